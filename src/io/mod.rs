@@ -1,0 +1,66 @@
+/*!
+Files: atomic writes, rare tables, value dumps.
+
+Every file `grundy` writes goes through [`write_atomic`]: a temporary file in the target's folder,
+fsync, rename, fsync of the folder. A crash or a full disk leaves either the old file or the new
+one, never half of one, and the temporary file is removed on error.
+*/
+
+pub mod rare_table;
+pub mod values_file;
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+pub use rare_table::{RareTable, TableError, TableFormat};
+pub use values_file::{ValuesDump, ValuesFormat};
+
+/// A file could not be written; nothing at `path` was changed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {}: {source}", path.display())]
+pub struct WriteError {
+    pub path: PathBuf,
+    #[source]
+    pub source: io::Error,
+}
+
+/// Writes `path` atomically with the bytes `write` produces.
+///
+/// # Errors
+/// [`WriteError`] for any I/O failure (no folder, full disk, no permission); the old content of
+/// `path`, if any, is kept and the temporary file is removed.
+pub fn write_atomic(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), WriteError> {
+    let fail = |source| WriteError { path: path.to_path_buf(), source };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir).map_err(fail)?;
+    let mut out = BufWriter::new(tmp);
+    write(&mut out).map_err(fail)?;
+    let tmp = out.into_inner().map_err(|e| fail(e.into_error()))?;
+    tmp.as_file().sync_all().map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    // Make the rename itself durable; not every platform can open a folder, so ignore failure.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Writes to `path` atomically, or to standard output when `path` is `None`.
+///
+/// # Errors
+/// As [`write_atomic`]; a failing standard output is reported with the path `-`.
+pub fn write_output(path: Option<&Path>, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), WriteError> {
+    match path {
+        Some(p) => write_atomic(p, write),
+        None => {
+            let stdout = io::stdout();
+            let mut lock = BufWriter::new(stdout.lock());
+            write(&mut lock).and_then(|()| lock.flush()).map_err(|source| WriteError { path: "-".into(), source })
+        }
+    }
+}

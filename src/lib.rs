@@ -1,0 +1,21 @@
+/*!
+`grundy`: Grundy values of octal games, built first of all for Officers (`.6`).
+
+Modules, one job each:
+- [`game`]: octal codes and their move sets.
+- [`values`]: the naive oracle, the exact rare-value generator, sparse spaces.
+- [`stats`]: value statistics of a computed prefix.
+- [`io`]: atomic writes, rare tables, value dumps.
+- [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
+- [`progress`]: progress bars on a terminal, silence in a pipe.
+*/
+
+pub mod bench;
+pub mod game;
+pub mod io;
+pub mod progress;
+pub mod stats;
+pub mod values;
+
+pub use game::Game;
+pub use values::{ExactGenerator, SparseSpace, Value};

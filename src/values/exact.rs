@@ -1,0 +1,304 @@
+/*!
+The exact rare-value (sparse-space) generator, for any finite octal game.
+
+For each heap `n` (Berlekamp-Conway-Guy; Grossman fig. 2; Uhlin's SpS algorithm):
+1. *Mark common options.* Mark every single-heap and take-all option, and every split
+   `a + b` in which `a` is a rare position. By the sparse-space algebra (see [`super::space`]) these
+   are all the options that can carry a common value. The candidate `c` is the smallest unmarked
+   common value; every smaller unmarked value is a *leftover rare*.
+2. *Prove.* If leftover rares exist, scan all splits `a + b` (`a <= b`) in chunks, marking without
+   branches, and after each chunk drop the leftovers that got marked. When none is left, `G(n) = c`.
+   If the scan ends with leftovers, `G(n)` is the smallest of them: a new rare value.
+
+Invariants:
+- `rare_pos`/`rare_val` hold, in increasing position, every heap whose value is rare under `space`.
+- `space` is valid for the game (position type only when [`SparseSpace::position_type_allowed`]);
+  under that condition step 1 marks every common option, so the result is exact for *any* mask.
+  The mask only decides how much of step 2 runs.
+
+The space starts as "everything rare" (mask 0: the algorithm is then the naive one) and is
+re-chosen from the values seen so far at every power of two and whenever the rare count doubles;
+it switches only to a space with strictly fewer rare values.
+*/
+
+use super::{MexMarks, SparseSpace, Value, ValueError, to_value};
+use crate::game::Game;
+
+/// First heap at which the space is chosen from data.
+const FIRST_REVIEW: usize = 32;
+
+/// Incremental exact generator: call [`ExactGenerator::extend_to`] repeatedly.
+#[derive(Clone, Debug)]
+pub struct ExactGenerator {
+    game: Game,
+    take_all: Vec<usize>,
+    single: Vec<usize>,
+    splits: Vec<usize>,
+    values: Vec<Value>,
+    space: SparseSpace,
+    /// The user fixed the space: never re-choose it.
+    pinned: bool,
+    rare_pos: Vec<u32>,
+    rare_val: Vec<Value>,
+    marks: MexMarks,
+    leftover: Vec<u16>,
+    max: Value,
+    next_review: usize,
+    rares_at_review: usize,
+    /// Pairs scanned in step 2, over all heaps (a cost statistic).
+    pub proof_pairs: u64,
+    /// Every change of space: (heap at which it was made, new space).
+    pub space_changes: Vec<(usize, SparseSpace)>,
+}
+
+/// Why a space cannot be pinned for a game.
+#[derive(Debug, thiserror::Error)]
+#[error("sparse space {space} uses heap parity, but {game} has a split move removing an odd number of beans")]
+pub struct InvalidSpace {
+    pub game: Game,
+    pub space: SparseSpace,
+}
+
+impl ExactGenerator {
+    /// A generator that chooses its sparse space from the data.
+    pub fn new(game: &Game) -> ExactGenerator {
+        ExactGenerator {
+            game: game.clone(),
+            take_all: game.take_all_moves(),
+            single: game.single_heap_moves(),
+            splits: game.split_moves(),
+            values: Vec::new(),
+            space: SparseSpace::default(),
+            pinned: false,
+            rare_pos: Vec::new(),
+            rare_val: Vec::new(),
+            marks: MexMarks::new(),
+            leftover: Vec::new(),
+            max: 0,
+            next_review: FIRST_REVIEW,
+            rares_at_review: 0,
+            proof_pairs: 0,
+            space_changes: Vec::new(),
+        }
+    }
+
+    /// A generator that keeps `space` for ever (right or wrong: it only affects speed).
+    ///
+    /// # Errors
+    /// [`InvalidSpace`] if the space uses heap parity and the game does not allow it.
+    pub fn with_space(game: &Game, space: SparseSpace) -> Result<ExactGenerator, InvalidSpace> {
+        if space.by_position && !SparseSpace::position_type_allowed(game) {
+            return Err(InvalidSpace { game: game.clone(), space });
+        }
+        let mut generator = ExactGenerator::new(game);
+        generator.space = space;
+        generator.pinned = true;
+        Ok(generator)
+    }
+
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// `G(0), ..., G(len - 1)`.
+    pub fn values(&self) -> &[Value] {
+        &self.values
+    }
+
+    pub fn into_values(self) -> Vec<Value> {
+        self.values
+    }
+
+    /// The sparse space in use now.
+    pub fn space(&self) -> SparseSpace {
+        self.space
+    }
+
+    /// (position, value) of every rare value under the current space, by position.
+    pub fn rares(&self) -> impl ExactSizeIterator<Item = (usize, Value)> + '_ {
+        self.rare_pos.iter().zip(&self.rare_val).map(|(&p, &v)| (p as usize, v))
+    }
+
+    /// Computes values until `len` are known.
+    ///
+    /// # Errors
+    /// [`ValueError::TooLarge`] if a value does not fit in 16 bits; values before it are kept.
+    pub fn extend_to(&mut self, len: usize) -> Result<(), ValueError> {
+        self.extend_with_progress(len, &mut |_| {})
+    }
+
+    /// As [`Self::extend_to`], calling `progress(values known)` every 65536 values.
+    ///
+    /// # Errors
+    /// As [`Self::extend_to`].
+    pub fn extend_with_progress(&mut self, len: usize, progress: &mut dyn FnMut(usize)) -> Result<(), ValueError> {
+        self.values.reserve(len.saturating_sub(self.values.len()));
+        while self.values.len() < len {
+            let n = self.values.len();
+            let v = self.next_value(n)?;
+            self.push(n, v);
+            if n & 0xffff == 0xffff {
+                progress(n + 1);
+            }
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, n: usize, v: Value) {
+        self.values.push(v);
+        if v > self.max {
+            self.max = v;
+            self.marks.fit(v);
+        }
+        if self.space.is_rare(n, v) {
+            self.rare_pos.push(n as u32);
+            self.rare_val.push(v);
+        }
+        if !self.pinned && (n + 1 == self.next_review || self.rare_pos.len() > 2 * self.rares_at_review + 64) {
+            self.review_space();
+        }
+    }
+
+    /// Re-chooses the space from all values so far; switches only if strictly fewer rares.
+    fn review_space(&mut self) {
+        let n = self.values.len();
+        let allow = SparseSpace::position_type_allowed(&self.game);
+        if let Some((best, count)) = SparseSpace::best_for(&self.values, allow) {
+            if count < self.rare_pos.len() {
+                self.space = best;
+                self.space_changes.push((n, best));
+                self.rare_pos.clear();
+                self.rare_val.clear();
+                for (p, &v) in self.values.iter().enumerate() {
+                    if best.is_rare(p, v) {
+                        self.rare_pos.push(p as u32);
+                        self.rare_val.push(v);
+                    }
+                }
+            }
+        }
+        self.rares_at_review = self.rare_pos.len();
+        while self.next_review <= n {
+            self.next_review *= 2;
+        }
+    }
+
+    /// `G(n)`, given `G(0..n)`.
+    fn next_value(&mut self, n: usize) -> Result<Value, ValueError> {
+        let g = &self.values;
+        let marks = &mut self.marks;
+        marks.begin();
+        // Step 1: options that can be common.
+        for &j in &self.take_all {
+            if n == j {
+                marks.mark(0);
+            }
+        }
+        for &j in &self.single {
+            if n > j {
+                marks.mark(g[n - j]);
+            }
+        }
+        let first = usize::from(self.rare_pos.first() == Some(&0));
+        for &j in &self.splits {
+            if n < j + 2 {
+                continue;
+            }
+            let m = n - j;
+            for (&a, &r) in self.rare_pos[first..].iter().zip(&self.rare_val[first..]) {
+                let a = a as usize;
+                if a >= m {
+                    break;
+                }
+                marks.mark(r ^ g[m - a]);
+            }
+        }
+        // Candidate and leftover rares in one pass.
+        let limit = marks.limit();
+        let mut candidate = limit;
+        self.leftover.clear();
+        for v in 0..limit {
+            if !marks.is_marked(v) {
+                if !self.space.is_rare(n, v as u16) {
+                    candidate = v;
+                    break;
+                }
+                self.leftover.push(v as u16);
+            }
+        }
+        // Step 2: prove the candidate by covering the leftover rares.
+        if !self.leftover.is_empty() {
+            self.proof_pairs += prove(g, n, &self.splits, marks, &mut self.leftover);
+        }
+        let v = self.leftover.first().map_or(candidate, |&r| u32::from(r));
+        to_value(&self.game, n, v)
+    }
+}
+
+/// Marks split options of heap `n` chunk by chunk until every leftover is marked (leftover then
+/// empty) or all splits are done (leftover keeps the unmarked ones). Returns pairs scanned.
+fn prove(g: &[Value], n: usize, splits: &[usize], marks: &mut MexMarks, leftover: &mut Vec<u16>) -> u64 {
+    let mut scanned = 0u64;
+    let mut chunk = 64;
+    for &j in splits {
+        if n < j + 2 {
+            continue;
+        }
+        let m = n - j;
+        let half = m / 2;
+        let mut a = 1;
+        while a <= half {
+            let end = (a + chunk).min(half + 1);
+            // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
+            let low = &g[a..end];
+            let high = &g[m + 1 - end..=m - a];
+            for (x, y) in low.iter().zip(high.iter().rev()) {
+                marks.mark(x ^ y);
+            }
+            scanned += (end - a) as u64;
+            a = end;
+            leftover.retain(|&v| !marks.is_marked(u32::from(v)));
+            if leftover.is_empty() {
+                return scanned;
+            }
+            chunk = (chunk * 2).min(1024);
+        }
+    }
+    scanned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::naive_values;
+
+    #[test]
+    fn officers_matches_naive() {
+        let mut exact = ExactGenerator::new(&Game::officers());
+        exact.extend_to(3000).unwrap();
+        assert_eq!(exact.values(), naive_values(&Game::officers(), 3000).unwrap().as_slice());
+        // Below 3000 no value reaches 256, so any mask that agrees on 0..=max is as good.
+        let max = *exact.values().iter().max().unwrap();
+        assert!((0..=max).all(|v| exact.space().is_rare(0, v) == SparseSpace::OFFICERS.is_rare(0, v)));
+    }
+
+    #[test]
+    fn wrong_masks_cost_speed_only() {
+        let naive = naive_values(&Game::officers(), 1500).unwrap();
+        for mask in [0, 1, 0x11, 0xff, 0x1ef, 0x3ff] {
+            let mut exact = ExactGenerator::with_space(&Game::officers(), SparseSpace { mask, by_position: false }).unwrap();
+            exact.extend_to(1500).unwrap();
+            assert_eq!(exact.values(), naive.as_slice(), "mask {mask:#x}");
+        }
+    }
+
+    #[test]
+    fn position_type_only_where_valid() {
+        let parity = SparseSpace { mask: 0x3, by_position: true };
+        assert!(ExactGenerator::with_space(&Game::officers(), parity).is_err());
+        let g04: Game = ".04".parse().unwrap();
+        let mut exact = ExactGenerator::with_space(&g04, parity).unwrap();
+        exact.extend_to(1500).unwrap();
+        assert_eq!(exact.values(), naive_values(&g04, 1500).unwrap().as_slice());
+    }
+}
