@@ -27,7 +27,10 @@ pub struct Timing {
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
     #[error("cannot run baseline {script}: {source}")]
-    Spawn { script: String, source: std::io::Error },
+    Spawn {
+        script: String,
+        source: std::io::Error,
+    },
     #[error("baseline {script} failed: {stderr}")]
     Failed { script: String, stderr: String },
     #[error("baseline output has no {key}=: {line:?}")]
@@ -45,10 +48,16 @@ pub fn run_baseline(script: &Path, kind: &str, n: u64) -> Result<Timing, BenchEr
         .arg(kind)
         .arg(n.to_string())
         .output()
-        .map_err(|source| BenchError::Spawn { script: shown.clone(), source })?;
+        .map_err(|source| BenchError::Spawn {
+            script: shown.clone(),
+            source,
+        })?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
-        return Err(BenchError::Failed { script: shown, stderr });
+        return Err(BenchError::Failed {
+            script: shown,
+            stderr,
+        });
     }
     parse_baseline(String::from_utf8_lossy(&out.stdout).trim())
 }
@@ -61,18 +70,30 @@ pub fn parse_baseline(line: &str) -> Result<Timing, BenchError> {
     let get = |key: &str| -> Result<&str, BenchError> {
         line.split_whitespace()
             .find_map(|kv| kv.strip_prefix(key).and_then(|r| r.strip_prefix('=')))
-            .ok_or(BenchError::Parse { key: key.into(), line: line.into() })
+            .ok_or(BenchError::Parse {
+                key: key.into(),
+                line: line.into(),
+            })
     };
     let num = |key: &str| -> Result<f64, BenchError> {
-        get(key)?.parse().map_err(|_| BenchError::Parse { key: key.into(), line: line.into() })
+        get(key)?.parse().map_err(|_| BenchError::Parse {
+            key: key.into(),
+            line: line.into(),
+        })
     };
     let values = get("timed_values").or_else(|_| get("n"))?;
     Ok(Timing {
         name: format!("C {}", get("baseline")?),
-        values: values.parse().map_err(|_| BenchError::Parse { key: "n".into(), line: line.into() })?,
+        values: values.parse().map_err(|_| BenchError::Parse {
+            key: "n".into(),
+            line: line.into(),
+        })?,
         seconds: num("seconds")?,
         values_per_sec: num("values_per_sec")?,
-        checksum: get("checksum")?.parse().map_err(|_| BenchError::Parse { key: "checksum".into(), line: line.into() })?,
+        checksum: get("checksum")?.parse().map_err(|_| BenchError::Parse {
+            key: "checksum".into(),
+            line: line.into(),
+        })?,
     })
 }
 
@@ -107,15 +128,32 @@ impl Comparison {
     pub fn new(ours: Timing, baseline: Timing) -> Comparison {
         let ratio = ours.values_per_sec / baseline.values_per_sec;
         let checksums_equal = ours.checksum == baseline.checksum;
-        Comparison { ours, baseline, ratio, checksums_equal }
+        Comparison {
+            ours,
+            baseline,
+            ratio,
+            checksums_equal,
+        }
     }
 
     pub fn render_text(&self) -> String {
         let row = |t: &Timing| {
-            format!("{:<28} {:>12} values {:>9.3} s {:>12.0} values/s  checksum {}\n", t.name, t.values, t.seconds, t.values_per_sec, t.checksum)
+            format!(
+                "{:<28} {:>12} values {:>9.3} s {:>12.0} values/s  checksum {}\n",
+                t.name, t.values, t.seconds, t.values_per_sec, t.checksum
+            )
         };
-        let verdict = if self.checksums_equal { "equal" } else { "DIFFERENT" };
-        format!("{}{}ratio {:.2}x, checksums {verdict}\n", row(&self.ours), row(&self.baseline), self.ratio)
+        let verdict = if self.checksums_equal {
+            "equal"
+        } else {
+            "DIFFERENT"
+        };
+        format!(
+            "{}{}ratio {:.2}x, checksums {verdict}\n",
+            row(&self.ours),
+            row(&self.baseline),
+            self.ratio
+        )
     }
 }
 

@@ -34,7 +34,9 @@ pub enum GameParseError {
     NotOctal { pos: usize, ch: char },
     #[error("game code has unexpected text {text:?} at position {pos}")]
     TrailingText { pos: usize, text: String },
-    #[error("digit before the point must be 0 or 4 (a move that takes no bean may only split), got '{ch}'")]
+    #[error(
+        "digit before the point must be 0 or 4 (a move that takes no bean may only split), got '{ch}'"
+    )]
     BadZeroDigit { ch: char },
     #[error("game code has {count} digits after the point, at most {MAX_DIGITS} are supported")]
     TooLong { count: usize },
@@ -90,7 +92,9 @@ impl Game {
     }
 
     fn with_bit(&self, bit: u8) -> Vec<usize> {
-        (0..self.digits.len()).filter(|&j| self.digits[j] & bit != 0).collect()
+        (0..self.digits.len())
+            .filter(|&j| self.digits[j] & bit != 0)
+            .collect()
     }
 
     /// True for `.6`.
@@ -100,7 +104,11 @@ impl Game {
 
     /// A name safe for a folder (`officers`, `0.137` -> `0.137`, `4.07` -> `4.07`).
     pub fn slug(&self) -> String {
-        if self.is_officers() { "officers".to_string() } else { self.to_string() }
+        if self.is_officers() {
+            "officers".to_string()
+        } else {
+            self.to_string()
+        }
     }
 }
 
@@ -132,9 +140,14 @@ impl FromStr for Game {
         let offset = input.len() - input.trim_start().len();
         let Some(point) = code.find('.') else {
             if let Some((pos, _)) = code.char_indices().find(|(_, c)| !c.is_ascii_digit()) {
-                return Err(GameParseError::TrailingText { pos: offset + pos, text: code[pos..].to_string() });
+                return Err(GameParseError::TrailingText {
+                    pos: offset + pos,
+                    text: code[pos..].to_string(),
+                });
             }
-            return Err(GameParseError::MissingPoint { code: code.to_string() });
+            return Err(GameParseError::MissingPoint {
+                code: code.to_string(),
+            });
         };
         let d0 = match &code[..point] {
             "" | "0" => 0,
@@ -144,7 +157,10 @@ impl FromStr for Game {
                 return Err(GameParseError::BadZeroDigit { ch });
             }
             p => {
-                return Err(GameParseError::TrailingText { pos: offset, text: p.to_string() });
+                return Err(GameParseError::TrailingText {
+                    pos: offset,
+                    text: p.to_string(),
+                });
             }
         };
         let mut digits = vec![d0];
@@ -160,13 +176,17 @@ impl FromStr for Game {
             }
         }
         if digits.len() - 1 > MAX_DIGITS {
-            return Err(GameParseError::TooLong { count: digits.len() - 1 });
+            return Err(GameParseError::TooLong {
+                count: digits.len() - 1,
+            });
         }
         while digits.len() > 1 && *digits.last().unwrap_or(&0) == 0 {
             digits.pop();
         }
         if digits.iter().all(|&d| d == 0) {
-            return Err(GameParseError::AllZero { code: code.to_string() });
+            return Err(GameParseError::AllZero {
+                code: code.to_string(),
+            });
         }
         Ok(Game { digits })
     }
@@ -180,7 +200,11 @@ pub fn all_games(max_digits: usize, with_split_prefix: bool) -> Vec<Game> {
     for &d0 in prefixes {
         for code in 0..8u32.pow(max_digits as u32) {
             let mut digits = vec![d0];
-            digits.extend((0..max_digits).rev().map(|place| ((code >> (3 * place)) & 7) as u8));
+            digits.extend(
+                (0..max_digits)
+                    .rev()
+                    .map(|place| ((code >> (3 * place)) & 7) as u8),
+            );
             // Codes with trailing zeros normalise to a shorter code; dedup below drops them.
             games.extend(Game::from_digits(&digits));
         }
@@ -206,7 +230,10 @@ mod tests {
             ("4.07", "4.07"),
             ("4.", "4."),
             (" .56 ", ".56"),
-            (".00000000000000000000000000000007", ".00000000000000000000000000000007"),
+            (
+                ".00000000000000000000000000000007",
+                ".00000000000000000000000000000007",
+            ),
         ];
         for (input, canonical) in table {
             let game: Game = input.parse().unwrap_or_else(|e| panic!("{input}: {e}"));
@@ -224,8 +251,19 @@ mod tests {
             ("6", MissingPoint { code: "6".into() }),
             (".68", NotOctal { pos: 2, ch: '8' }),
             (".9", NotOctal { pos: 1, ch: '9' }),
-            (".6x", TrailingText { pos: 2, text: "x".into() }),
-            ("0.000", AllZero { code: "0.000".into() }),
+            (
+                ".6x",
+                TrailingText {
+                    pos: 2,
+                    text: "x".into(),
+                },
+            ),
+            (
+                "0.000",
+                AllZero {
+                    code: "0.000".into(),
+                },
+            ),
             ("2.6", BadZeroDigit { ch: '2' }),
             (".000000000000000000000000000000001", TooLong { count: 33 }),
         ];

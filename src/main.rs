@@ -87,9 +87,15 @@ enum BenchKind {
 fn parse_count(s: &str) -> Result<u64, String> {
     let t = s.replace('_', "");
     let parsed = if let Some((b, e)) = t.split_once('^') {
-        b.parse::<u64>().ok().zip(e.parse::<u32>().ok()).and_then(|(b, e)| b.checked_pow(e))
+        b.parse::<u64>()
+            .ok()
+            .zip(e.parse::<u32>().ok())
+            .and_then(|(b, e)| b.checked_pow(e))
     } else if let Some((m, e)) = t.split_once(['e', 'E']) {
-        m.parse::<u64>().ok().zip(e.parse::<u32>().ok()).and_then(|(m, e)| 10u64.checked_pow(e).and_then(|p| p.checked_mul(m)))
+        m.parse::<u64>()
+            .ok()
+            .zip(e.parse::<u32>().ok())
+            .and_then(|(m, e)| 10u64.checked_pow(e).and_then(|p| p.checked_mul(m)))
     } else {
         t.parse().ok()
     };
@@ -97,45 +103,94 @@ fn parse_count(s: &str) -> Result<u64, String> {
 }
 
 fn parse_game(code: &str) -> Result<Game> {
-    code.parse::<Game>().with_context(|| format!("bad game code {code:?}"))
+    code.parse::<Game>()
+        .with_context(|| format!("bad game code {code:?}"))
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::Values { game, count, format, out, naive } => {
+        Command::Values {
+            game,
+            count,
+            format,
+            out,
+            naive,
+        } => {
             let game = parse_game(&game)?;
-            let values = if naive { naive_values(&game, count as usize)? } else { exact_prefix(&game, count as usize)?.into_values() };
-            let dump = ValuesDump { game, start: 0, exact: true, values };
+            let values = if naive {
+                naive_values(&game, count as usize)?
+            } else {
+                exact_prefix(&game, count as usize)?.into_values()
+            };
+            let dump = ValuesDump {
+                game,
+                start: 0,
+                exact: true,
+                values,
+            };
             write_output(out.as_deref(), |w| dump.write(format, w))?;
         }
-        Command::Rares { game, count, format, out, check } => {
+        Command::Rares {
+            game,
+            count,
+            format,
+            out,
+            check,
+        } => {
             let game = parse_game(&game)?;
             let table = RareTable::from_generator(&exact_prefix(&game, count as usize)?);
             if let Some(path) = check {
                 let other = RareTable::read(&path)?;
                 if let Some(diff) = table.first_difference(&other) {
-                    eprintln!("grundy: rare tables differ at {diff} (computed against {})", path.display());
+                    eprintln!(
+                        "grundy: rare tables differ at {diff} (computed against {})",
+                        path.display()
+                    );
                     return Ok(ExitCode::from(1));
                 }
-                println!("rare tables agree: {} rows, last at {}", table.rares.len(), table.rares.last().map_or(0, |r| r.0));
+                println!(
+                    "rare tables agree: {} rows, last at {}",
+                    table.rares.len(),
+                    table.rares.last().map_or(0, |r| r.0)
+                );
             } else {
-                write_output(out.as_deref(), |w| w.write_all(table.render(format).as_bytes()))?;
+                write_output(out.as_deref(), |w| {
+                    w.write_all(table.render(format).as_bytes())
+                })?;
             }
         }
-        Command::Stats { game, count, json, out } => {
+        Command::Stats {
+            game,
+            count,
+            json,
+            out,
+        } => {
             let game = parse_game(&game)?;
             let generator = exact_prefix(&game, count as usize)?;
             let stats = Stats::from_values(&game, generator.values(), generator.space());
-            let text = if json { serde_json::to_string_pretty(&stats)? + "\n" } else { stats.render_text() };
+            let text = if json {
+                serde_json::to_string_pretty(&stats)? + "\n"
+            } else {
+                stats.render_text()
+            };
             write_output(out.as_deref(), |w| w.write_all(text.as_bytes()))?;
         }
-        Command::Bench { what: BenchKind::Exact { count, baseline, json } } => {
+        Command::Bench {
+            what:
+                BenchKind::Exact {
+                    count,
+                    baseline,
+                    json,
+                },
+        } => {
             let ours = bench::time_exact(&Game::officers(), count)?;
             let base = bench::run_baseline(&baseline, "rare_value", count)?;
             let comparison = bench::Comparison::new(ours, base);
             print!("{}", comparison.render_text());
             if let Some(path) = json {
-                write_output(Some(&path), |w| serde_json::to_writer_pretty(w, &comparison).map_err(std::io::Error::other))?;
+                write_output(Some(&path), |w| {
+                    serde_json::to_writer_pretty(w, &comparison).map_err(std::io::Error::other)
+                })?;
             }
             if !comparison.checksums_equal {
                 bail!("checksums differ: the two programs did not compute the same values");
@@ -155,7 +210,11 @@ fn main() -> ExitCode {
         Err(e) => {
             // One line: clap's first line, without its usage block.
             let text = e.to_string();
-            let first = text.lines().next().unwrap_or("bad arguments").trim_start_matches("error: ");
+            let first = text
+                .lines()
+                .next()
+                .unwrap_or("bad arguments")
+                .trim_start_matches("error: ");
             eprintln!("grundy: error: {first} (see grundy --help)");
             return ExitCode::from(2);
         }
@@ -163,7 +222,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
-            let broken_pipe = e.chain().any(|c| c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe));
+            let broken_pipe = e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            });
             if broken_pipe {
                 return ExitCode::SUCCESS;
             }

@@ -13,9 +13,11 @@ pub struct Progress {
 impl Progress {
     pub fn new(total: u64, what: &str) -> Progress {
         let bar = ProgressBar::new(total);
-        let style = ProgressStyle::with_template("{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
+        let style = ProgressStyle::with_template(
+            "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
         bar.set_style(style);
         bar.set_message(what.to_string());
         Progress { bar }

@@ -52,7 +52,10 @@ impl Stats {
                 (max_value, max_first_at) = (v, n as u64);
             }
         }
-        let histogram = (0..=max_value).filter(|&v| counts[v as usize] > 0).map(|v| (v, counts[v as usize])).collect();
+        let histogram = (0..=max_value)
+            .filter(|&v| counts[v as usize] > 0)
+            .map(|v| (v, counts[v as usize]))
+            .collect();
         Stats {
             game: game.to_string(),
             count: values.len() as u64,

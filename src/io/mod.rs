@@ -30,14 +30,27 @@ pub struct WriteError {
 /// # Errors
 /// [`WriteError`] for any I/O failure (no folder, full disk, no permission); the old content of
 /// `path`, if any, is kept and the temporary file is removed.
-pub fn write_atomic(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), WriteError> {
-    let fail = |source| WriteError { path: path.to_path_buf(), source };
+pub fn write_atomic(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteError> {
+    let fail = |source| WriteError {
+        path: path.to_path_buf(),
+        source,
+    };
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = tempfile::Builder::new().prefix(&format!(".{name}.")).suffix(".tmp").tempfile_in(dir).map_err(fail)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(fail)?;
     let mut out = BufWriter::new(tmp);
     write(&mut out).map_err(fail)?;
     let tmp = out.into_inner().map_err(|e| fail(e.into_error()))?;
@@ -54,13 +67,21 @@ pub fn write_atomic(path: &Path, write: impl FnOnce(&mut dyn Write) -> io::Resul
 ///
 /// # Errors
 /// As [`write_atomic`]; a failing standard output is reported with the path `-`.
-pub fn write_output(path: Option<&Path>, write: impl FnOnce(&mut dyn Write) -> io::Result<()>) -> Result<(), WriteError> {
+pub fn write_output(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), WriteError> {
     match path {
         Some(p) => write_atomic(p, write),
         None => {
             let stdout = io::stdout();
             let mut lock = BufWriter::new(stdout.lock());
-            write(&mut lock).and_then(|()| lock.flush()).map_err(|source| WriteError { path: "-".into(), source })
+            write(&mut lock)
+                .and_then(|()| lock.flush())
+                .map_err(|source| WriteError {
+                    path: "-".into(),
+                    source,
+                })
         }
     }
 }

@@ -8,8 +8,8 @@ Formats read and written:
   ```text
   # grundy rare table v1
   # game=.6 space=0x1ee values=98304 rares=1584 last=20627
-  position	value
-  0	0
+  position<TAB>value
+  0<TAB>0
   ...
   # end rows=1584 crc32=89abcdef
   ```
@@ -49,9 +49,16 @@ pub enum TableFormat {
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
     #[error("cannot read rare table {path}: {source}")]
-    Read { path: String, source: std::io::Error },
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
     #[error("rare table {path}: line {line}: {reason}")]
-    Bad { path: String, line: usize, reason: String },
+    Bad {
+        path: String,
+        line: usize,
+        reason: String,
+    },
 }
 
 #[derive(Serialize, Deserialize)]
@@ -88,11 +95,19 @@ impl RareTable {
         if let Some(n) = self.values {
             let _ = write!(out, " values={n}");
         }
-        let last = self.rares.last().map_or("none".to_string(), |r| r.0.to_string());
+        let last = self
+            .rares
+            .last()
+            .map_or("none".to_string(), |r| r.0.to_string());
         let _ = writeln!(out, " rares={} last={last}", self.rares.len());
         out.push_str("position\tvalue\n");
         out.push_str(&rows);
-        let _ = writeln!(out, "# end rows={} crc32={:08x}", self.rares.len(), crc32fast::hash(rows.as_bytes()));
+        let _ = writeln!(
+            out,
+            "# end rows={} crc32={:08x}",
+            self.rares.len(),
+            crc32fast::hash(rows.as_bytes())
+        );
         out
     }
 
@@ -118,9 +133,17 @@ impl RareTable {
 
     /// `None` if both tables list the same rows, else where they first differ.
     pub fn first_difference(&self, other: &RareTable) -> Option<String> {
-        let show = |r: Option<&(u64, Value)>| r.map_or("no row".to_string(), |(p, v)| format!("({p}, {v})"));
-        let i = (0..self.rares.len().max(other.rares.len())).find(|&i| self.rares.get(i) != other.rares.get(i))?;
-        Some(format!("row {}: {} against {}", i + 1, show(self.rares.get(i)), show(other.rares.get(i))))
+        let show = |r: Option<&(u64, Value)>| {
+            r.map_or("no row".to_string(), |(p, v)| format!("({p}, {v})"))
+        };
+        let i = (0..self.rares.len().max(other.rares.len()))
+            .find(|&i| self.rares.get(i) != other.rares.get(i))?;
+        Some(format!(
+            "row {}: {} against {}",
+            i + 1,
+            show(self.rares.get(i)),
+            show(other.rares.get(i))
+        ))
     }
 
     /// Reads a table in any of the formats above.
@@ -129,8 +152,15 @@ impl RareTable {
     /// [`TableError`] with the line and reason for anything malformed, truncated or unreadable.
     pub fn read(path: &Path) -> Result<RareTable, TableError> {
         let shown = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| TableError::Read { path: shown.clone(), source })?;
-        RareTable::parse(&text).map_err(|(line, reason)| TableError::Bad { path: shown, line, reason })
+        let text = std::fs::read_to_string(path).map_err(|source| TableError::Read {
+            path: shown.clone(),
+            source,
+        })?;
+        RareTable::parse(&text).map_err(|(line, reason)| TableError::Bad {
+            path: shown,
+            line,
+            reason,
+        })
     }
 
     /// Parses a table; the error is (1-based line, reason).
@@ -148,10 +178,24 @@ impl RareTable {
 }
 
 fn parse_json(text: &str) -> Result<RareTable, (usize, String)> {
-    let t: JsonTable = serde_json::from_str(text).map_err(|e| (e.line(), format!("bad JSON: {e}")))?;
-    let game = t.game.map(|g| g.parse::<Game>()).transpose().map_err(|e| (1, e.to_string()))?;
-    let space = t.space.map(|s| s.parse::<SparseSpace>()).transpose().map_err(|e| (1, e))?;
-    Ok(RareTable { game, space, values: t.values, rares: t.rares })
+    let t: JsonTable =
+        serde_json::from_str(text).map_err(|e| (e.line(), format!("bad JSON: {e}")))?;
+    let game = t
+        .game
+        .map(|g| g.parse::<Game>())
+        .transpose()
+        .map_err(|e| (1, e.to_string()))?;
+    let space = t
+        .space
+        .map(|s| s.parse::<SparseSpace>())
+        .transpose()
+        .map_err(|e| (1, e))?;
+    Ok(RareTable {
+        game,
+        space,
+        values: t.values,
+        rares: t.rares,
+    })
 }
 
 fn parse_tsv(text: &str) -> Result<RareTable, (usize, String)> {
@@ -169,27 +213,53 @@ fn parse_tsv(text: &str) -> Result<RareTable, (usize, String)> {
         } else if let Some(header) = line.strip_prefix("# ") {
             read_header(header, &mut table).map_err(|e| (line_no, e))?;
         } else if line != "position\tvalue" {
-            table.rares.push(parse_row(line, '\t').map_err(|e| (line_no, e))?);
+            table
+                .rares
+                .push(parse_row(line, '\t').map_err(|e| (line_no, e))?);
             rows.push_str(line);
             rows.push('\n');
         }
     }
     let last_line = text.lines().count();
     let (line_no, end) = footer.ok_or((last_line, "truncated: no '# end' line".to_string()))?;
-    let expected = format!("rows={} crc32={:08x}", table.rares.len(), crc32fast::hash(rows.as_bytes()));
+    let expected = format!(
+        "rows={} crc32={:08x}",
+        table.rares.len(),
+        crc32fast::hash(rows.as_bytes())
+    );
     if end.trim() != expected {
-        return Err((line_no, format!("corrupt: footer says '{}', rows give '{expected}'", end.trim())));
+        return Err((
+            line_no,
+            format!(
+                "corrupt: footer says '{}', rows give '{expected}'",
+                end.trim()
+            ),
+        ));
     }
     Ok(table)
 }
 
 fn read_header(header: &str, table: &mut RareTable) -> Result<(), String> {
     for field in header.split_whitespace() {
-        let (key, value) = field.split_once('=').ok_or(format!("bad header field {field:?}"))?;
+        let (key, value) = field
+            .split_once('=')
+            .ok_or(format!("bad header field {field:?}"))?;
         match key {
-            "game" => table.game = Some(value.parse().map_err(|e: crate::game::GameParseError| e.to_string())?),
+            "game" => {
+                table.game = Some(
+                    value
+                        .parse()
+                        .map_err(|e: crate::game::GameParseError| e.to_string())?,
+                )
+            }
             "space" => table.space = Some(value.parse()?),
-            "values" => table.values = Some(value.parse().map_err(|_| format!("bad values count {value:?}"))?),
+            "values" => {
+                table.values = Some(
+                    value
+                        .parse()
+                        .map_err(|_| format!("bad values count {value:?}"))?,
+                )
+            }
             _ => {}
         }
     }
@@ -203,30 +273,55 @@ fn parse_mvr(text: &str) -> Result<RareTable, (usize, String)> {
         .split_whitespace()
         .next()
         .and_then(|t| t.parse().ok())
-        .ok_or((1, "not a rare table (expected '# grundy rare table v1', JSON, or 'COUNT sparse values')".to_string()))?;
+        .ok_or((
+            1,
+            "not a rare table (expected '# grundy rare table v1', JSON, or 'COUNT sparse values')"
+                .to_string(),
+        ))?;
     let mut table = RareTable::default();
     for (i, line) in lines.enumerate() {
         if !line.trim().is_empty() {
-            table.rares.push(parse_row(line, ',').map_err(|e| (i + 2, e))?);
+            table
+                .rares
+                .push(parse_row(line, ',').map_err(|e| (i + 2, e))?);
         }
     }
     if table.rares.len() != count {
-        return Err((text.lines().count(), format!("truncated: header says {count} rows, found {}", table.rares.len())));
+        return Err((
+            text.lines().count(),
+            format!(
+                "truncated: header says {count} rows, found {}",
+                table.rares.len()
+            ),
+        ));
     }
     Ok(table)
 }
 
 fn parse_row(line: &str, sep: char) -> Result<(u64, Value), String> {
-    let (p, v) = line.split_once(sep).ok_or(format!("expected 'position{sep}value', got {line:?}"))?;
-    let p = p.trim().parse().map_err(|_| format!("bad position {p:?}"))?;
-    let v = v.trim().parse::<Value>().ok().filter(|&v| v < Value::MAX).ok_or(format!("bad value {v:?}"))?;
+    let (p, v) = line
+        .split_once(sep)
+        .ok_or(format!("expected 'position{sep}value', got {line:?}"))?;
+    let p = p
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad position {p:?}"))?;
+    let v = v
+        .trim()
+        .parse::<Value>()
+        .ok()
+        .filter(|&v| v < Value::MAX)
+        .ok_or(format!("bad value {v:?}"))?;
     Ok((p, v))
 }
 
 fn check_rows(rows: &[(u64, Value)]) -> Result<(), (usize, String)> {
     for (i, w) in rows.windows(2).enumerate() {
         if w[1].0 <= w[0].0 {
-            return Err((i + 2, format!("positions not increasing: {} after {}", w[1].0, w[0].0)));
+            return Err((
+                i + 2,
+                format!("positions not increasing: {} after {}", w[1].0, w[0].0),
+            ));
         }
     }
     Ok(())
@@ -248,7 +343,10 @@ mod tests {
     #[test]
     fn round_trips() {
         for format in [TableFormat::Tsv, TableFormat::Json] {
-            assert_eq!(RareTable::parse(&sample().render(format)).unwrap(), sample());
+            assert_eq!(
+                RareTable::parse(&sample().render(format)).unwrap(),
+                sample()
+            );
         }
         let mvr = RareTable::parse("2 sparse values # max\n0,0\n1,0\n").unwrap();
         assert_eq!(mvr.rares, vec![(0, 0), (1, 0)]);
@@ -259,10 +357,20 @@ mod tests {
         let tsv = sample().render(TableFormat::Tsv);
         let lines: Vec<&str> = tsv.lines().collect();
         let truncated = lines[..lines.len() - 1].join("\n");
-        assert!(RareTable::parse(&truncated).unwrap_err().1.contains("truncated"));
+        assert!(
+            RareTable::parse(&truncated)
+                .unwrap_err()
+                .1
+                .contains("truncated")
+        );
         let edited = tsv.replace("2\t1", "2\t3");
         assert!(RareTable::parse(&edited).unwrap_err().1.contains("corrupt"));
-        assert!(RareTable::parse("3 sparse values\n0,0\n1,0\n").unwrap_err().1.contains("truncated"));
+        assert!(
+            RareTable::parse("3 sparse values\n0,0\n1,0\n")
+                .unwrap_err()
+                .1
+                .contains("truncated")
+        );
         assert!(RareTable::parse("2 sparse values\n1,0\n0,0\n").is_err());
         assert!(RareTable::parse("hello").is_err());
         assert!(RareTable::parse("{\"rares\": [[0,").is_err());

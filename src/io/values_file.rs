@@ -102,8 +102,14 @@ impl ValuesDump {
     /// [`DumpError`] if the file is unreadable, truncated, corrupt or not a dump.
     pub fn read_bin(path: &Path) -> Result<ValuesDump, DumpError> {
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| DumpError::Read { path: shown.clone(), source })?;
-        ValuesDump::from_bin(&bytes).map_err(|reason| DumpError::Bad { path: shown, reason })
+        let bytes = std::fs::read(path).map_err(|source| DumpError::Read {
+            path: shown.clone(),
+            source,
+        })?;
+        ValuesDump::from_bin(&bytes).map_err(|reason| DumpError::Bad {
+            path: shown,
+            reason,
+        })
     }
 
     /// Parses the binary form.
@@ -119,18 +125,32 @@ impl ValuesDump {
         let exact = b[25] & 1 == 1;
         let code_len = u16::from_le_bytes([b[26], b[27]]) as usize;
         let body = 28 + code_len;
-        let expected = (body as u64).checked_add(count.saturating_mul(2)).and_then(|x| x.checked_add(4));
+        let expected = (body as u64)
+            .checked_add(count.saturating_mul(2))
+            .and_then(|x| x.checked_add(4));
         if expected != Some(b.len() as u64) {
-            return Err(format!("truncated or padded: header promises {count} values, file has {} bytes", b.len()));
+            return Err(format!(
+                "truncated or padded: header promises {count} values, file has {} bytes",
+                b.len()
+            ));
         }
         let (data, crc) = b.split_at(b.len() - 4);
         if crc32fast::hash(data).to_le_bytes() != crc {
             return Err("CRC mismatch: the file is corrupt".into());
         }
-        let code = std::str::from_utf8(&b[28..body]).map_err(|_| "game code is not text".to_string())?;
+        let code =
+            std::str::from_utf8(&b[28..body]).map_err(|_| "game code is not text".to_string())?;
         let game: Game = code.parse().map_err(|e| format!("bad game code: {e}"))?;
-        let values = data[body..].chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
-        Ok(ValuesDump { game, start, exact, values })
+        let values = data[body..]
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
+        Ok(ValuesDump {
+            game,
+            start,
+            exact,
+            values,
+        })
     }
 }
 
@@ -140,7 +160,12 @@ mod tests {
 
     #[test]
     fn bin_round_trip_and_damage() {
-        let dump = ValuesDump { game: Game::officers(), start: 7, exact: true, values: vec![0, 300, 2, 65534] };
+        let dump = ValuesDump {
+            game: Game::officers(),
+            start: 7,
+            exact: true,
+            values: vec![0, 300, 2, 65534],
+        };
         let bin = dump.to_bin();
         assert_eq!(ValuesDump::from_bin(&bin).unwrap(), dump);
         assert!(ValuesDump::from_bin(&bin[..bin.len() - 1]).is_err());

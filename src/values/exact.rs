@@ -42,6 +42,8 @@ pub struct ExactGenerator {
     rare_val: Vec<Value>,
     marks: MexMarks,
     leftover: Vec<u16>,
+    /// `common_bits[n & 1][w]` bit `i`: value `64 w + i` is common at heap parity `n & 1`.
+    common_bits: [Vec<u64>; 2],
     max: Value,
     next_review: usize,
     rares_at_review: usize,
@@ -53,7 +55,9 @@ pub struct ExactGenerator {
 
 /// Why a space cannot be pinned for a game.
 #[derive(Debug, thiserror::Error)]
-#[error("sparse space {space} uses heap parity, but {game} has a split move removing an odd number of beans")]
+#[error(
+    "sparse space {space} uses heap parity, but {game} has a split move removing an odd number of beans"
+)]
 pub struct InvalidSpace {
     pub game: Game,
     pub space: SparseSpace,
@@ -74,6 +78,7 @@ impl ExactGenerator {
             rare_val: Vec::new(),
             marks: MexMarks::new(),
             leftover: Vec::new(),
+            common_bits: common_bits(SparseSpace::default()),
             max: 0,
             next_review: FIRST_REVIEW,
             rares_at_review: 0,
@@ -88,10 +93,14 @@ impl ExactGenerator {
     /// [`InvalidSpace`] if the space uses heap parity and the game does not allow it.
     pub fn with_space(game: &Game, space: SparseSpace) -> Result<ExactGenerator, InvalidSpace> {
         if space.by_position && !SparseSpace::position_type_allowed(game) {
-            return Err(InvalidSpace { game: game.clone(), space });
+            return Err(InvalidSpace {
+                game: game.clone(),
+                space,
+            });
         }
         let mut generator = ExactGenerator::new(game);
         generator.space = space;
+        generator.common_bits = common_bits(space);
         generator.pinned = true;
         Ok(generator)
     }
@@ -116,7 +125,10 @@ impl ExactGenerator {
 
     /// (position, value) of every rare value under the current space, by position.
     pub fn rares(&self) -> impl ExactSizeIterator<Item = (usize, Value)> + '_ {
-        self.rare_pos.iter().zip(&self.rare_val).map(|(&p, &v)| (p as usize, v))
+        self.rare_pos
+            .iter()
+            .zip(&self.rare_val)
+            .map(|(&p, &v)| (p as usize, v))
     }
 
     /// Computes values until `len` are known.
@@ -131,7 +143,11 @@ impl ExactGenerator {
     ///
     /// # Errors
     /// As [`Self::extend_to`].
-    pub fn extend_with_progress(&mut self, len: usize, progress: &mut dyn FnMut(usize)) -> Result<(), ValueError> {
+    pub fn extend_with_progress(
+        &mut self,
+        len: usize,
+        progress: &mut dyn FnMut(usize),
+    ) -> Result<(), ValueError> {
         self.values.reserve(len.saturating_sub(self.values.len()));
         while self.values.len() < len {
             let n = self.values.len();
@@ -154,7 +170,9 @@ impl ExactGenerator {
             self.rare_pos.push(n as u32);
             self.rare_val.push(v);
         }
-        if !self.pinned && (n + 1 == self.next_review || self.rare_pos.len() > 2 * self.rares_at_review + 64) {
+        if !self.pinned
+            && (n + 1 == self.next_review || self.rare_pos.len() > 2 * self.rares_at_review + 64)
+        {
             self.review_space();
         }
     }
@@ -163,17 +181,18 @@ impl ExactGenerator {
     fn review_space(&mut self) {
         let n = self.values.len();
         let allow = SparseSpace::position_type_allowed(&self.game);
-        if let Some((best, count)) = SparseSpace::best_for(&self.values, allow) {
-            if count < self.rare_pos.len() {
-                self.space = best;
-                self.space_changes.push((n, best));
-                self.rare_pos.clear();
-                self.rare_val.clear();
-                for (p, &v) in self.values.iter().enumerate() {
-                    if best.is_rare(p, v) {
-                        self.rare_pos.push(p as u32);
-                        self.rare_val.push(v);
-                    }
+        if let Some((best, count)) = SparseSpace::best_for(&self.values, allow)
+            && count < self.rare_pos.len()
+        {
+            self.space = best;
+            self.common_bits = common_bits(best);
+            self.space_changes.push((n, best));
+            self.rare_pos.clear();
+            self.rare_val.clear();
+            for (p, &v) in self.values.iter().enumerate() {
+                if best.is_rare(p, v) {
+                    self.rare_pos.push(p as u32);
+                    self.rare_val.push(v);
                 }
             }
         }
@@ -204,28 +223,11 @@ impl ExactGenerator {
             if n < j + 2 {
                 continue;
             }
-            let m = n - j;
-            for (&a, &r) in self.rare_pos[first..].iter().zip(&self.rare_val[first..]) {
-                let a = a as usize;
-                if a >= m {
-                    break;
-                }
-                marks.mark(r ^ g[m - a]);
-            }
+            marks.mark_rare_splits(g, n - j, &self.rare_pos[first..], &self.rare_val[first..]);
         }
         // Candidate and leftover rares in one pass.
-        let limit = marks.limit();
-        let mut candidate = limit;
-        self.leftover.clear();
-        for v in 0..limit {
-            if !marks.is_marked(v) {
-                if !self.space.is_rare(n, v as u16) {
-                    candidate = v;
-                    break;
-                }
-                self.leftover.push(v as u16);
-            }
-        }
+        let common = &self.common_bits[n & 1];
+        let candidate = candidate_and_leftover(marks, common, &mut self.leftover);
         // Step 2: prove the candidate by covering the leftover rares.
         if !self.leftover.is_empty() {
             self.proof_pairs += prove(g, n, &self.splits, marks, &mut self.leftover);
@@ -235,11 +237,57 @@ impl ExactGenerator {
     }
 }
 
+/// The common-value bitsets of `space` for even and odd heaps (see `common_bits`).
+fn common_bits(space: SparseSpace) -> [Vec<u64>; 2] {
+    let words = |parity: usize| -> Vec<u64> {
+        (0..1usize << 10)
+            .map(|w| {
+                (0..64)
+                    .filter(|&i| !space.is_rare(parity, (64 * w + i) as u16))
+                    .fold(0, |acc, i| acc | 1 << i)
+            })
+            .collect()
+    };
+    [words(0), words(1)]
+}
+
+/// The candidate (smallest unmarked common value, or `marks.limit()` if none is below it), with
+/// every smaller unmarked value pushed to `leftover`. Works 64 values at a time: one vector
+/// compare gives the unmarked bits, the precomputed `common` bits split them.
+fn candidate_and_leftover(marks: &MexMarks, common: &[u64], leftover: &mut Vec<u16>) -> u32 {
+    leftover.clear();
+    let words = (marks.limit() as usize).div_ceil(64);
+    for (w, &common_word) in common.iter().enumerate().take(words) {
+        let unmarked = marks.unmarked_word(w);
+        let candidates = unmarked & common_word;
+        let mut rares = unmarked & !common_word;
+        if candidates != 0 {
+            rares &= (1u64 << candidates.trailing_zeros()) - 1;
+        }
+        while rares != 0 {
+            leftover.push((64 * w) as u16 + rares.trailing_zeros() as u16);
+            rares &= rares - 1;
+        }
+        if candidates != 0 {
+            return (64 * w) as u32 + candidates.trailing_zeros();
+        }
+    }
+    marks.limit()
+}
+
 /// Marks split options of heap `n` chunk by chunk until every leftover is marked (leftover then
 /// empty) or all splits are done (leftover keeps the unmarked ones). Returns pairs scanned.
-fn prove(g: &[Value], n: usize, splits: &[usize], marks: &mut MexMarks, leftover: &mut Vec<u16>) -> u64 {
+fn prove(
+    g: &[Value],
+    n: usize,
+    splits: &[usize],
+    marks: &mut MexMarks,
+    leftover: &mut Vec<u16>,
+) -> u64 {
     let mut scanned = 0u64;
-    let mut chunk = 64;
+    // Small fixed chunks: overshoot past the last needed pair stays small, and the leftover
+    // list is short after the first chunk, so filtering it is cheap.
+    const CHUNK: usize = 128;
     for &j in splits {
         if n < j + 2 {
             continue;
@@ -248,20 +296,15 @@ fn prove(g: &[Value], n: usize, splits: &[usize], marks: &mut MexMarks, leftover
         let half = m / 2;
         let mut a = 1;
         while a <= half {
-            let end = (a + chunk).min(half + 1);
+            let end = (a + CHUNK).min(half + 1);
             // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
-            let low = &g[a..end];
-            let high = &g[m + 1 - end..=m - a];
-            for (x, y) in low.iter().zip(high.iter().rev()) {
-                marks.mark(x ^ y);
-            }
+            marks.mark_pairs(&g[a..end], &g[m + 1 - end..=m - a]);
             scanned += (end - a) as u64;
             a = end;
             leftover.retain(|&v| !marks.is_marked(u32::from(v)));
             if leftover.is_empty() {
                 return scanned;
             }
-            chunk = (chunk * 2).min(1024);
         }
     }
     scanned
@@ -276,17 +319,29 @@ mod tests {
     fn officers_matches_naive() {
         let mut exact = ExactGenerator::new(&Game::officers());
         exact.extend_to(3000).unwrap();
-        assert_eq!(exact.values(), naive_values(&Game::officers(), 3000).unwrap().as_slice());
+        assert_eq!(
+            exact.values(),
+            naive_values(&Game::officers(), 3000).unwrap().as_slice()
+        );
         // Below 3000 no value reaches 256, so any mask that agrees on 0..=max is as good.
         let max = *exact.values().iter().max().unwrap();
-        assert!((0..=max).all(|v| exact.space().is_rare(0, v) == SparseSpace::OFFICERS.is_rare(0, v)));
+        assert!(
+            (0..=max).all(|v| exact.space().is_rare(0, v) == SparseSpace::OFFICERS.is_rare(0, v))
+        );
     }
 
     #[test]
     fn wrong_masks_cost_speed_only() {
         let naive = naive_values(&Game::officers(), 1500).unwrap();
         for mask in [0, 1, 0x11, 0xff, 0x1ef, 0x3ff] {
-            let mut exact = ExactGenerator::with_space(&Game::officers(), SparseSpace { mask, by_position: false }).unwrap();
+            let mut exact = ExactGenerator::with_space(
+                &Game::officers(),
+                SparseSpace {
+                    mask,
+                    by_position: false,
+                },
+            )
+            .unwrap();
             exact.extend_to(1500).unwrap();
             assert_eq!(exact.values(), naive.as_slice(), "mask {mask:#x}");
         }
@@ -294,7 +349,10 @@ mod tests {
 
     #[test]
     fn position_type_only_where_valid() {
-        let parity = SparseSpace { mask: 0x3, by_position: true };
+        let parity = SparseSpace {
+            mask: 0x3,
+            by_position: true,
+        };
         assert!(ExactGenerator::with_space(&Game::officers(), parity).is_err());
         let g04: Game = ".04".parse().unwrap();
         let mut exact = ExactGenerator::with_space(&g04, parity).unwrap();

@@ -29,25 +29,33 @@ pub enum ValueError {
 /// A mex array with stamps: `marks[v] == stamp` means `v` is marked for the current heap, so
 /// starting a new heap costs one increment instead of clearing the array.
 ///
-/// Invariant: `marks.len()` is a power of two larger than every value stored so far, so the XOR
-/// of two stored values is always a valid index.
+/// The array covers every `u16`, so marking a value (or the XOR of two) needs no bounds check.
+/// `limit` is a power of two above every XOR of the values stored so far: every option value is
+/// below it, which bounds the search for a mex.
 #[derive(Clone, Debug)]
 pub(crate) struct MexMarks {
     stamp: u32,
-    marks: Vec<u32>,
+    limit: u32,
+    marks: Box<[u32; 1 << 16]>,
 }
 
 impl MexMarks {
     pub(crate) fn new() -> MexMarks {
-        MexMarks { stamp: 0, marks: vec![0; 64] }
+        let marks = vec![0u32; 1 << 16]
+            .into_boxed_slice()
+            .try_into()
+            .expect("length is 2^16");
+        MexMarks {
+            stamp: 0,
+            limit: 64,
+            marks,
+        }
     }
 
-    /// Grows the array so that every XOR of values up to `max_value` fits, and more.
+    /// Raises `limit` above every XOR of values up to `max_value`.
     pub(crate) fn fit(&mut self, max_value: Value) {
-        let need = ((u32::from(max_value) + 1).next_power_of_two() * 2) as usize;
-        if need > self.marks.len() {
-            self.marks.resize(need, 0);
-        }
+        let need = (u32::from(max_value) + 1).next_power_of_two() * 2;
+        self.limit = self.limit.max(need);
     }
 
     /// Starts a new heap: clears every mark.
@@ -62,20 +70,70 @@ impl MexMarks {
 
     #[inline(always)]
     pub(crate) fn mark(&mut self, v: Value) {
-        debug_assert!((v as usize) < self.marks.len());
-        // SAFETY: by the invariant above every XOR of stored values is below `marks.len()`,
-        // and callers only mark such XORs (or stored values themselves).
-        unsafe { *self.marks.get_unchecked_mut(v as usize) = self.stamp }
+        self.marks[v as usize] = self.stamp;
+    }
+
+    /// Marks `low[i] ^ high[high.len() - 1 - i]` for every `i`: the split options `(b, m - b)`
+    /// for a run of consecutive `b`, given the run `G(b)` and the run `G(m - b)` backwards.
+    #[inline]
+    pub(crate) fn mark_pairs(&mut self, low: &[Value], high: &[Value]) {
+        let stamp = self.stamp;
+        let marks = &mut *self.marks;
+        // Eight pairs at a time: fixed-size arrays let the compiler drop the loop overhead and
+        // do the reversal and XOR in vector registers; the stores stay scalar (a scatter).
+        let mut lows = low.chunks_exact(8);
+        let mut highs = high.rchunks_exact(8);
+        for (l, h) in lows.by_ref().zip(highs.by_ref()) {
+            let l: &[Value; 8] = l.try_into().expect("chunk of 8");
+            let h: &[Value; 8] = h.try_into().expect("chunk of 8");
+            for i in 0..8 {
+                marks[(l[i] ^ h[7 - i]) as usize] = stamp;
+            }
+        }
+        for (x, y) in lows.remainder().iter().zip(highs.remainder().iter().rev()) {
+            marks[(x ^ y) as usize] = stamp;
+        }
+    }
+
+    /// Marks `val[i] ^ G(m - pos[i])` for every rare position `pos[i] < m`: the splits
+    /// `m = a + b` whose part `a` is rare. `pos` is increasing and starts at 1 or more;
+    /// `g` holds `G(0..len)` with `m <= len`.
+    #[inline]
+    pub(crate) fn mark_rare_splits(&mut self, g: &[Value], m: usize, pos: &[u32], val: &[Value]) {
+        assert!(m <= g.len() && pos.first().is_none_or(|&a| a >= 1) && pos.len() == val.len());
+        let usable = pos.partition_point(|&a| (a as usize) < m);
+        let stamp = self.stamp;
+        let marks = &mut *self.marks;
+        for (&a, &r) in pos[..usable].iter().zip(&val[..usable]) {
+            debug_assert!(a >= 1 && (a as usize) < m);
+            // SAFETY: 1 <= a < m <= g.len() (asserted above, `pos` increasing), so the index
+            // m - a lies in 1..g.len(). This is the innermost loop of the generator.
+            let x = unsafe { *g.get_unchecked(m - a as usize) };
+            marks[(r ^ x) as usize] = stamp;
+        }
+    }
+
+    /// Bit `i` set when value `64 w + i` is unmarked.
+    #[inline]
+    pub(crate) fn unmarked_word(&self, w: usize) -> u64 {
+        let block: &[u32; 64] = self.marks[64 * w..64 * w + 64]
+            .try_into()
+            .expect("64 marks");
+        let mut bits = 0u64;
+        for (i, &m) in block.iter().enumerate() {
+            bits |= u64::from(m != self.stamp) << i;
+        }
+        bits
     }
 
     #[inline(always)]
     pub(crate) fn is_marked(&self, v: u32) -> bool {
-        self.marks.get(v as usize) == Some(&self.stamp)
+        v < 1 << 16 && self.marks[v as usize] == self.stamp
     }
 
-    /// Length of the array: every option value is below it.
+    /// Every option value is below this.
     pub(crate) fn limit(&self) -> u32 {
-        self.marks.len() as u32
+        self.limit
     }
 
     /// Smallest unmarked value.
@@ -92,7 +150,11 @@ pub fn checksum(values: &[Value]) -> u64 {
 /// Converts a mex to a stored value, or says it is too large.
 pub(crate) fn to_value(game: &Game, n: usize, v: u32) -> Result<Value, ValueError> {
     if v >= u32::from(u16::MAX) {
-        return Err(ValueError::TooLarge { game: game.clone(), n, value: v });
+        return Err(ValueError::TooLarge {
+            game: game.clone(),
+            n,
+            value: v,
+        });
     }
     Ok(v as Value)
 }

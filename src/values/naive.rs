@@ -59,7 +59,10 @@ mod tests {
     fn officers_start() {
         // Riley's post: 0, 0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 3, 4, 2, 1, 3, 2, 1.
         let g = naive_values(&Game::officers(), 20).unwrap();
-        assert_eq!(g, [0, 0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 3, 4, 2, 1, 3, 2, 1]);
+        assert_eq!(
+            g,
+            [0, 0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 3, 4, 2, 1, 3, 2, 1]
+        );
     }
 
     #[test]

@@ -35,7 +35,10 @@ pub struct SparseSpace {
 
 impl SparseSpace {
     /// The space of Officers: bits 1, 2, 3, 5, 6, 7, 8.
-    pub const OFFICERS: SparseSpace = SparseSpace { mask: 0x1ee, by_position: false };
+    pub const OFFICERS: SparseSpace = SparseSpace {
+        mask: 0x1ee,
+        by_position: false,
+    };
 
     /// Is value `v` at heap `n` rare?
     #[inline(always)]
@@ -58,7 +61,11 @@ impl SparseSpace {
         let mut even = vec![0i64; size];
         let mut odd = vec![0i64; size];
         for (n, &v) in values.iter().enumerate() {
-            if n & 1 == 0 { even[v as usize] += 1 } else { odd[v as usize] += 1 }
+            if n & 1 == 0 {
+                even[v as usize] += 1
+            } else {
+                odd[v as usize] += 1
+            }
         }
         let n_even: i64 = even.iter().sum();
         let n_odd: i64 = odd.iter().sum();
@@ -70,10 +77,20 @@ impl SparseSpace {
                 continue;
             }
             for m in 1..size {
-                let odd_rare = if by_position { (n_odd - odd[m]) / 2 } else { (n_odd + odd[m]) / 2 };
+                let odd_rare = if by_position {
+                    (n_odd - odd[m]) / 2
+                } else {
+                    (n_odd + odd[m]) / 2
+                };
                 let rare = ((n_even + even[m]) / 2 + odd_rare) as usize;
                 if best.is_none_or(|(_, r)| rare < r) {
-                    best = Some((SparseSpace { mask: m as u32, by_position }, rare));
+                    best = Some((
+                        SparseSpace {
+                            mask: m as u32,
+                            by_position,
+                        },
+                        rare,
+                    ));
                 }
             }
         }
@@ -137,9 +154,15 @@ mod tests {
     #[test]
     fn best_mask_is_found_by_brute_force() {
         // Compare the transform with a direct count over every mask on an arbitrary sequence.
-        let values: Vec<u16> = (0..500u32).map(|i| ((i * 2654435761) >> 7) as u16 % 37).collect();
+        let values: Vec<u16> = (0..500u32)
+            .map(|i| ((i * 2654435761) >> 7) as u16 % 37)
+            .collect();
         let (space, count) = SparseSpace::best_for(&values, true).unwrap();
-        let direct = |s: SparseSpace| (0..values.len()).filter(|&n| s.is_rare(n, values[n])).count();
+        let direct = |s: SparseSpace| {
+            (0..values.len())
+                .filter(|&n| s.is_rare(n, values[n]))
+                .count()
+        };
         assert_eq!(direct(space), count);
         for by_position in [false, true] {
             for mask in 1..64 {
@@ -150,7 +173,13 @@ mod tests {
 
     #[test]
     fn display_round_trip() {
-        for s in [SparseSpace::OFFICERS, SparseSpace { mask: 0x5b, by_position: true }] {
+        for s in [
+            SparseSpace::OFFICERS,
+            SparseSpace {
+                mask: 0x5b,
+                by_position: true,
+            },
+        ] {
             assert_eq!(s.to_string().parse::<SparseSpace>().unwrap(), s);
         }
         assert!("zz".parse::<SparseSpace>().is_err());

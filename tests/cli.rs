@@ -1,0 +1,249 @@
+//! The `grundy` binary: outputs checked against the naive oracle and reference data, bad input
+//! refused with one line, a non-zero exit and no file left behind.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use grundy::Game;
+use grundy::io::{RareTable, ValuesDump};
+use grundy::values::naive_values;
+
+use crate::shared::reference;
+
+fn grundy(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .output()
+        .expect("binary runs")
+}
+
+/// Asserts failure with exactly one line on standard error, and returns that line.
+fn fails_with_one_line(args: &[&str]) -> String {
+    let out = grundy(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{args:?} succeeded");
+    assert_eq!(
+        stderr.trim_end().lines().count(),
+        1,
+        "{args:?} printed {stderr:?}"
+    );
+    assert!(stderr.starts_with("grundy: "), "{stderr:?}");
+    stderr
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn malformed_codes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("values.txt");
+    let out = out.to_str().unwrap();
+    for (code, says) in [
+        ("", "empty"),
+        (".68", "octal digits"),
+        ("6", "no point"),
+        (".6x", "unexpected text"),
+        ("0.000", "no move"),
+        ("3.6", "before the point"),
+    ] {
+        let line = fails_with_one_line(&["values", code, "-n", "10", "--out", out]);
+        assert!(line.contains(says), "{code:?}: {line}");
+    }
+    assert!(files_in(dir.path()).is_empty(), "a file was left behind");
+    fails_with_one_line(&["values", ".6", "-n", "lots"]);
+}
+
+#[test]
+fn text_and_binary_values_equal_naive() {
+    let dir = tempfile::tempdir().unwrap();
+    let game: Game = ".137".parse().unwrap();
+    let naive = naive_values(&game, 3000).unwrap();
+    let text = grundy(&["values", "0.137", "-n", "3000"]);
+    assert!(text.status.success());
+    let parsed: Vec<u16> = String::from_utf8_lossy(&text.stdout)
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert_eq!(parsed, naive);
+    let bin = dir.path().join("v.bin");
+    assert!(
+        grundy(&[
+            "values",
+            ".137",
+            "-n",
+            "3000",
+            "--format",
+            "bin",
+            "--out",
+            bin.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let dump = ValuesDump::read_bin(&bin).unwrap();
+    assert_eq!((dump.game, dump.values, dump.exact), (game, naive, true));
+    assert_eq!(
+        files_in(dir.path()),
+        vec!["v.bin".to_string()],
+        "temporary files left"
+    );
+}
+
+#[test]
+fn rares_command_writes_a_table_equal_to_mvr() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rares.tsv");
+    let out = grundy(&[
+        "rares",
+        "officers",
+        "-n",
+        "30000",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ours = RareTable::read(&path).unwrap();
+    let theirs = RareTable::read(&reference("officers_rare_values_mvr.txt")).unwrap();
+    assert_eq!(ours.first_difference(&theirs), None);
+    let mvr = reference("officers_rare_values_mvr.txt");
+    let check = grundy(&[
+        "rares",
+        ".6",
+        "-n",
+        "30000",
+        "--check",
+        mvr.to_str().unwrap(),
+    ]);
+    assert!(check.status.success());
+    // Too few values: the table is short, and the check says where.
+    let short = grundy(&[
+        "rares",
+        ".6",
+        "-n",
+        "20000",
+        "--check",
+        mvr.to_str().unwrap(),
+    ]);
+    assert_eq!(short.status.code(), Some(1));
+}
+
+#[test]
+fn corrupt_and_truncated_rare_tables_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.tsv");
+    assert!(
+        grundy(&[
+            "rares",
+            ".6",
+            "-n",
+            "25000",
+            "--out",
+            good.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    let text = std::fs::read_to_string(&good).unwrap();
+    let mvr = std::fs::read_to_string(reference("officers_rare_values_mvr.txt")).unwrap();
+    let cases = [
+        (
+            "truncated.tsv",
+            text[..text.len() / 2].to_string(),
+            "truncated",
+        ),
+        (
+            "edited.tsv",
+            text.replacen("20627\t277", "20627\t279", 1),
+            "corrupt",
+        ),
+        (
+            "mvr-truncated.txt",
+            mvr[..mvr.len() / 2].to_string(),
+            "line",
+        ),
+        (
+            "garbage.txt",
+            "hello world\n".to_string(),
+            "not a rare table",
+        ),
+    ];
+    for (name, content, says) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, content).unwrap();
+        let line = fails_with_one_line(&[
+            "rares",
+            ".6",
+            "-n",
+            "100",
+            "--check",
+            path.to_str().unwrap(),
+        ]);
+        assert!(line.contains(says), "{name}: {line}");
+    }
+    fails_with_one_line(&[
+        "rares",
+        ".6",
+        "-n",
+        "100",
+        "--check",
+        "/nonexistent/table.tsv",
+    ]);
+}
+
+#[test]
+fn unwritable_output_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/folder/values.txt");
+    let line = fails_with_one_line(&[
+        "values",
+        ".6",
+        "-n",
+        "100",
+        "--out",
+        missing.to_str().unwrap(),
+    ]);
+    assert!(line.contains("cannot write"), "{line}");
+    // A full disk: /dev/full accepts no byte. Writing there must fail cleanly too.
+    if Path::new("/dev/full").exists() {
+        let out = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["values", ".6", "-n", "100000"])
+            .stdout(std::fs::File::create("/dev/full").unwrap())
+            .output()
+            .unwrap();
+        assert!(!out.status.success());
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr)
+                .trim_end()
+                .lines()
+                .count(),
+            1
+        );
+    }
+    assert!(files_in(dir.path()).is_empty());
+}
+
+#[test]
+fn stats_json_matches_the_reference_facts() {
+    let out = grundy(&["stats", "officers", "-n", "98304", "--json"]);
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reference_values = crate::shared::officers_reference_values();
+    let sum: u64 = reference_values.iter().map(|&v| u64::from(v)).sum();
+    assert_eq!(json["checksum"], sum);
+    assert_eq!(json["rare_count"], 1584);
+    assert_eq!(json["space"], "0x1ee");
+    let zeros: Vec<u64> = (0..reference_values.len())
+        .filter(|&i| reference_values[i] == 0)
+        .map(|i| i as u64)
+        .collect();
+    assert_eq!(json["losing_positions"], serde_json::json!(zeros));
+}

@@ -1,0 +1,7 @@
+//! Integration tests: every check here compares against something the code under test did not
+//! produce: the naive generator, third-party data in `../shared/reference`, or the C baselines in
+//! `../shared/bench`.
+
+mod cli;
+mod foundation;
+mod shared;
