@@ -21,7 +21,7 @@ re-chosen from the values seen so far at every power of two and whenever the rar
 it switches only to a space with strictly fewer rare values.
 */
 
-use super::{MexMarks, SparseSpace, Value, ValueError, to_value};
+use super::{MexMarks, SparseSpace, Value, ValueError, find_in_pairs, to_value};
 use crate::game::Game;
 
 /// First heap at which the space is chosen from data.
@@ -275,19 +275,16 @@ fn candidate_and_leftover(marks: &MexMarks, common: &[u64], leftover: &mut Vec<u
     marks.limit()
 }
 
-/// Marks split options of heap `n` chunk by chunk until every leftover is marked (leftover then
-/// empty) or all splits are done (leftover keeps the unmarked ones). Returns pairs scanned.
-fn prove(
-    g: &[Value],
-    n: usize,
-    splits: &[usize],
-    marks: &mut MexMarks,
-    leftover: &mut Vec<u16>,
-) -> u64 {
+/// Covers the leftover rares of heap `n` with split options: marks chunk by chunk while many
+/// are left, then compares pairs against the few still wanted ([`find_in_pairs`]). Stops when
+/// none is left (leftover empty) or all splits are done (leftover keeps the uncovered ones, in
+/// increasing order). Returns the pairs scanned.
+fn prove(g: &[Value], n: usize, splits: &[usize], marks: &mut MexMarks, leftover: &mut Vec<u16>) -> u64 {
+    // Small marking chunks keep the overshoot past the last needed pair small; the leftover list
+    // is short after the first chunk, so filtering it is cheap.
+    const MARK_CHUNK: usize = 128;
+    const COMPARE_CHUNK: usize = 512;
     let mut scanned = 0u64;
-    // Small fixed chunks: overshoot past the last needed pair stays small, and the leftover
-    // list is short after the first chunk, so filtering it is cheap.
-    const CHUNK: usize = 128;
     for &j in splits {
         if n < j + 2 {
             continue;
@@ -296,12 +293,28 @@ fn prove(
         let half = m / 2;
         let mut a = 1;
         while a <= half {
-            let end = (a + CHUNK).min(half + 1);
+            let chunk = if leftover.len() > 8 { MARK_CHUNK } else { COMPARE_CHUNK };
+            let end = (a + chunk).min(half + 1);
             // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
-            marks.mark_pairs(&g[a..end], &g[m + 1 - end..=m - a]);
+            let (low, high) = (&g[a..end], &g[m + 1 - end..=m - a]);
+            if leftover.len() > 8 {
+                marks.mark_pairs(low, high);
+                leftover.retain(|&v| !marks.is_marked(u32::from(v)));
+            } else {
+                let found = match leftover.len() {
+                    1 => find_in_pairs(low, high, &[leftover[0]]),
+                    2 => find_in_pairs(low, high, &[leftover[0], leftover[1]]),
+                    3 | 4 => find_in_pairs(low, high, &std::array::from_fn::<_, 4, _>(|k| leftover[k.min(leftover.len() - 1)])),
+                    _ => find_in_pairs(low, high, &std::array::from_fn::<_, 8, _>(|k| leftover[k.min(leftover.len() - 1)])),
+                };
+                let mut k = 0;
+                leftover.retain(|_| {
+                    k += 1;
+                    found & (1 << (k - 1)) == 0
+                });
+            }
             scanned += (end - a) as u64;
             a = end;
-            leftover.retain(|&v| !marks.is_marked(u32::from(v)));
             if leftover.is_empty() {
                 return scanned;
             }

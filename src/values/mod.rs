@@ -27,21 +27,22 @@ pub enum ValueError {
 }
 
 /// A mex array with stamps: `marks[v] == stamp` means `v` is marked for the current heap, so
-/// starting a new heap costs one increment instead of clearing the array.
+/// starting a new heap costs one increment instead of clearing the array. Stamps are bytes: the
+/// array is cleared once every 255 heaps, and byte stores never become (slow) vector scatters.
 ///
 /// The array covers every `u16`, so marking a value (or the XOR of two) needs no bounds check.
 /// `limit` is a power of two above every XOR of the values stored so far: every option value is
 /// below it, which bounds the search for a mex.
 #[derive(Clone, Debug)]
 pub(crate) struct MexMarks {
-    stamp: u32,
+    stamp: u8,
     limit: u32,
-    marks: Box<[u32; 1 << 16]>,
+    marks: Box<[u8; 1 << 16]>,
 }
 
 impl MexMarks {
     pub(crate) fn new() -> MexMarks {
-        let marks = vec![0u32; 1 << 16]
+        let marks = vec![0u8; 1 << 16]
             .into_boxed_slice()
             .try_into()
             .expect("length is 2^16");
@@ -63,7 +64,8 @@ impl MexMarks {
     pub(crate) fn begin(&mut self) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
-            self.marks.fill(0);
+            // Every index ever marked is below `limit` (it only grows).
+            self.marks[..self.limit as usize].fill(0);
             self.stamp = 1;
         }
     }
@@ -116,7 +118,7 @@ impl MexMarks {
     /// Bit `i` set when value `64 w + i` is unmarked.
     #[inline]
     pub(crate) fn unmarked_word(&self, w: usize) -> u64 {
-        let block: &[u32; 64] = self.marks[64 * w..64 * w + 64]
+        let block: &[u8; 64] = self.marks[64 * w..64 * w + 64]
             .try_into()
             .expect("64 marks");
         let mut bits = 0u64;
@@ -140,6 +142,39 @@ impl MexMarks {
     pub(crate) fn mex(&self) -> u32 {
         (0..).find(|&v| !self.is_marked(v)).unwrap_or(0)
     }
+}
+
+/// For each `k`, whether some pair `low[i] ^ high[high.len() - 1 - i]` equals `wanted[k]`
+/// (bit `k` of the result). Branch-free lane compares over 16 pairs at a time, so it runs in
+/// vector registers; it pays off once few values are still wanted (the long tail of a proof).
+pub(crate) fn find_in_pairs<const K: usize>(low: &[Value], high: &[Value], wanted: &[Value; K]) -> u32 {
+    let mut acc = [[0u16; 16]; K];
+    let mut lows = low.chunks_exact(16);
+    let mut highs = high.rchunks_exact(16);
+    for (l, h) in lows.by_ref().zip(highs.by_ref()) {
+        let l: &[Value; 16] = l.try_into().expect("chunk of 16");
+        let h: &[Value; 16] = h.try_into().expect("chunk of 16");
+        let x: [Value; 16] = std::array::from_fn(|i| l[i] ^ h[15 - i]);
+        for (a, &w) in acc.iter_mut().zip(wanted) {
+            for i in 0..16 {
+                a[i] |= u16::from(x[i] == w);
+            }
+        }
+    }
+    let mut found = 0u32;
+    for (k, a) in acc.iter().enumerate() {
+        if a.iter().fold(0, |s, &v| s | v) != 0 {
+            found |= 1 << k;
+        }
+    }
+    for (x, y) in lows.remainder().iter().zip(highs.remainder().iter().rev()) {
+        for (k, &w) in wanted.iter().enumerate() {
+            if x ^ y == w {
+                found |= 1 << k;
+            }
+        }
+    }
+    found
 }
 
 /// Sum of `G(n)` over the values: the checksum the C baselines print.
