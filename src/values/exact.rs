@@ -31,19 +31,13 @@ const FIRST_REVIEW: usize = 32;
 #[derive(Clone, Debug)]
 pub struct ExactGenerator {
     game: Game,
-    take_all: Vec<usize>,
-    single: Vec<usize>,
-    splits: Vec<usize>,
+    rule: Rule,
     values: Vec<Value>,
-    space: SparseSpace,
     /// The user fixed the space: never re-choose it.
     pinned: bool,
     rare_pos: Vec<u32>,
     rare_val: Vec<Value>,
-    marks: MexMarks,
-    leftover: Vec<u16>,
-    /// `common_bits[n & 1][w]` bit `i`: value `64 w + i` is common at heap parity `n & 1`.
-    common_bits: [Vec<u64>; 2],
+    scratch: Scratch,
     max: Value,
     next_review: usize,
     rares_at_review: usize,
@@ -68,17 +62,12 @@ impl ExactGenerator {
     pub fn new(game: &Game) -> ExactGenerator {
         ExactGenerator {
             game: game.clone(),
-            take_all: game.take_all_moves(),
-            single: game.single_heap_moves(),
-            splits: game.split_moves(),
+            rule: Rule::new(game, SparseSpace::default()),
             values: Vec::new(),
-            space: SparseSpace::default(),
             pinned: false,
             rare_pos: Vec::new(),
             rare_val: Vec::new(),
-            marks: MexMarks::new(),
-            leftover: Vec::new(),
-            common_bits: common_bits(SparseSpace::default()),
+            scratch: Scratch::new(),
             max: 0,
             next_review: FIRST_REVIEW,
             rares_at_review: 0,
@@ -99,8 +88,7 @@ impl ExactGenerator {
             });
         }
         let mut generator = ExactGenerator::new(game);
-        generator.space = space;
-        generator.common_bits = common_bits(space);
+        generator.rule = Rule::new(game, space);
         generator.pinned = true;
         Ok(generator)
     }
@@ -120,7 +108,12 @@ impl ExactGenerator {
 
     /// The sparse space in use now.
     pub fn space(&self) -> SparseSpace {
-        self.space
+        self.rule.space
+    }
+
+    /// The rule (moves and space) in use now.
+    pub fn rule(&self) -> &Rule {
+        &self.rule
     }
 
     /// (position, value) of every rare value under the current space, by position.
@@ -164,9 +157,9 @@ impl ExactGenerator {
         self.values.push(v);
         if v > self.max {
             self.max = v;
-            self.marks.fit(v);
+            self.scratch.marks.fit(v);
         }
-        if self.space.is_rare(n, v) {
+        if self.rule.space.is_rare(n, v) {
             self.rare_pos.push(n as u32);
             self.rare_val.push(v);
         }
@@ -184,8 +177,7 @@ impl ExactGenerator {
         if let Some((best, count)) = SparseSpace::best_for(&self.values, allow)
             && count < self.rare_pos.len()
         {
-            self.space = best;
-            self.common_bits = common_bits(best);
+            self.rule = Rule::new(&self.game, best);
             self.space_changes.push((n, best));
             self.rare_pos.clear();
             self.rare_val.clear();
@@ -204,8 +196,69 @@ impl ExactGenerator {
 
     /// `G(n)`, given `G(0..n)`.
     fn next_value(&mut self, n: usize) -> Result<Value, ValueError> {
-        let g = &self.values;
-        let marks = &mut self.marks;
+        let (v, pairs) = self.rule.value(&self.values, n, &self.rare_pos, &self.rare_val, &mut self.scratch);
+        self.proof_pairs += pairs;
+        to_value(&self.game, n, v)
+    }
+}
+
+/// The moves of a game and a sparse space valid for it: everything the exact step needs besides
+/// the values themselves.
+#[derive(Clone, Debug)]
+pub struct Rule {
+    take_all: Vec<usize>,
+    single: Vec<usize>,
+    splits: Vec<usize>,
+    space: SparseSpace,
+    /// `common_bits[n & 1][w]` bit `i`: value `64 w + i` is common at heap parity `n & 1`.
+    common_bits: [Vec<u64>; 2],
+}
+
+/// Working memory of one exact step (one per thread).
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    marks: MexMarks,
+    leftover: Vec<u16>,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch { marks: MexMarks::new(), leftover: Vec::new() }
+    }
+
+    /// Prepares for values up to `max_value`.
+    pub fn fit(&mut self, max_value: Value) {
+        self.marks.fit(max_value);
+    }
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch::new()
+    }
+}
+
+impl Rule {
+    /// The rule of `game` under `space` (the caller checks the space is valid for the game).
+    pub fn new(game: &Game, space: SparseSpace) -> Rule {
+        Rule {
+            take_all: game.take_all_moves(),
+            single: game.single_heap_moves(),
+            splits: game.split_moves(),
+            space,
+            common_bits: common_bits(space),
+        }
+    }
+
+    pub fn space(&self) -> SparseSpace {
+        self.space
+    }
+
+    /// The exact `G(n)` given `g = G(0..n)` (or more) and the rare positions below `n` with their
+    /// values (increasing; the list may go past `n`, later entries are ignored), with the pairs
+    /// scanned. `scratch` must have been fitted to the largest value in `g`.
+    pub fn value(&self, g: &[Value], n: usize, rare_pos: &[u32], rare_val: &[Value], scratch: &mut Scratch) -> (u32, u64) {
+        let marks = &mut scratch.marks;
         marks.begin();
         // Step 1: options that can be common.
         for &j in &self.take_all {
@@ -218,22 +271,20 @@ impl ExactGenerator {
                 marks.mark(g[n - j]);
             }
         }
-        let first = usize::from(self.rare_pos.first() == Some(&0));
+        let first = usize::from(rare_pos.first() == Some(&0));
         for &j in &self.splits {
-            if n < j + 2 {
-                continue;
+            if n >= j + 2 {
+                marks.mark_rare_splits(&g[..n], n - j, &rare_pos[first..], &rare_val[first..]);
             }
-            marks.mark_rare_splits(g, n - j, &self.rare_pos[first..], &self.rare_val[first..]);
         }
         // Candidate and leftover rares in one pass.
-        let common = &self.common_bits[n & 1];
-        let candidate = candidate_and_leftover(marks, common, &mut self.leftover);
+        let candidate = candidate_and_leftover(marks, &self.common_bits[n & 1], &mut scratch.leftover);
         // Step 2: prove the candidate by covering the leftover rares.
-        if !self.leftover.is_empty() {
-            self.proof_pairs += prove(g, n, &self.splits, marks, &mut self.leftover);
+        let mut pairs = 0;
+        if !scratch.leftover.is_empty() {
+            pairs = prove(g, n, &self.splits, marks, &mut scratch.leftover);
         }
-        let v = self.leftover.first().map_or(candidate, |&r| u32::from(r));
-        to_value(&self.game, n, v)
+        (scratch.leftover.first().map_or(candidate, |&r| u32::from(r)), pairs)
     }
 }
 
