@@ -7,13 +7,15 @@ Modules, one job each:
 - [`stats`]: value statistics of a computed prefix.
 - [`io`]: atomic writes, rare tables, value dumps.
 - [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
-- [`progress`]: progress bars on a terminal, silence in a pipe.
+- [`run`]: long runs: speculate, verify, roll back, checkpoint.
+- [`progress`]: progress bars on a terminal, plain lines in a pipe.
 */
 
 pub mod bench;
 pub mod game;
 pub mod io;
 pub mod progress;
+pub mod run;
 pub mod stats;
 pub mod values;
 

@@ -7,6 +7,9 @@ use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
 use grundy::io::{RareTable, TableFormat, ValuesDump, ValuesFormat, write_output};
+use grundy::progress::Progress;
+use grundy::run::RunConfig;
+use grundy::values::verify::verify_interval;
 use grundy::stats::Stats;
 use grundy::values::{exact_prefix, naive_values};
 use grundy::{Game, bench};
@@ -61,6 +64,57 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Long run: speculative values, verified in parallel, rolled back if ever wrong, checkpointed.
+    Run {
+        game: String,
+        /// Compute G(0) .. G(N-1).
+        #[arg(long, value_parser = parse_count)]
+        to: u64,
+        /// Generator and verifier threads [default: all cores].
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Do not verify: values past the exact prefix stay claims (reported as unverified).
+        #[arg(long)]
+        no_verify: bool,
+        /// End the exact prefix here and speculate from it (default: as early as the rule allows).
+        #[arg(long, value_parser = parse_count)]
+        speculate_from: Option<u64>,
+        /// Values per generate-and-verify round.
+        #[arg(long, value_parser = parse_count, default_value = "2^18")]
+        chunk: u64,
+        /// Speculative block size (heaps per step of the threaded generator).
+        #[arg(long, default_value_t = 128)]
+        block: usize,
+        /// Save state here every --checkpoint-every seconds (and FILE.values beside it).
+        #[arg(long)]
+        checkpoint: Option<PathBuf>,
+        /// Continue the run saved in --checkpoint.
+        #[arg(long, requires = "checkpoint")]
+        resume: bool,
+        #[arg(long, default_value_t = 10.0)]
+        checkpoint_every: f64,
+        /// Write all values as a binary dump (see README) here.
+        #[arg(long)]
+        values_out: Option<PathBuf>,
+        /// Write the full report (statistics, rare table, rollbacks) as JSON here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Verify claimed values [FROM, TO) of a binary dump; writes a JSON verdict. Exit 1 if one is wrong.
+    Verify {
+        /// Binary values dump (grundy values/run --format bin) starting at heap 0.
+        #[arg(long)]
+        values: PathBuf,
+        #[arg(long, value_parser = parse_count)]
+        from: u64,
+        #[arg(long, value_parser = parse_count)]
+        to: u64,
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write the verdict here (atomically) instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Benchmarks against the C baselines of ../shared/bench, measured in the same run.
     Bench {
         #[command(subcommand)]
@@ -105,6 +159,26 @@ fn parse_count(s: &str) -> Result<u64, String> {
 fn parse_game(code: &str) -> Result<Game> {
     code.parse::<Game>()
         .with_context(|| format!("bad game code {code:?}"))
+}
+
+/// The text summary of `grundy run`.
+fn render_run(r: &grundy::run::RunReport) -> String {
+    let verified = if r.verified_to == r.values { "all verified".to_string() } else { format!("verified to {} (the rest are unverified claims)", r.verified_to) };
+    let mut text = format!(
+        "{}values {} ({verified})\nrate {:.0} values/s over {:.1} s with {} threads ({} speculative, {} exact)\nrollbacks {}\n",
+        r.stats.render_text(),
+        r.values,
+        r.values_per_sec,
+        r.seconds,
+        r.threads,
+        r.speculative_values,
+        r.exact_values,
+        r.rollbacks.len(),
+    );
+    for rb in r.rollbacks.iter().take(5) {
+        text += &format!("  heap {}: claimed {}, exact {}{}\n", rb.heap, rb.claimed, rb.exact, if rb.new_rare { " (new rare value)" } else { "" });
+    }
+    text
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -174,6 +248,50 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 stats.render_text()
             };
             write_output(out.as_deref(), |w| w.write_all(text.as_bytes()))?;
+        }
+        Command::Run { game, to, threads, no_verify, speculate_from, chunk, block, checkpoint, resume, checkpoint_every, values_out, out } => {
+            let game = parse_game(&game)?;
+            if !(checkpoint_every > 0.0 && checkpoint_every.is_finite()) {
+                bail!("--checkpoint-every must be a positive number of seconds");
+            }
+            let mut config = RunConfig::new(game.clone(), to);
+            config.threads = threads.unwrap_or(config.threads).max(1);
+            config.verify = !no_verify;
+            config.speculate_from = speculate_from;
+            config.chunk = chunk.max(1) as usize;
+            config.block = block.max(8);
+            config.checkpoint = checkpoint;
+            config.resume = resume;
+            config.checkpoint_every = std::time::Duration::from_secs_f64(checkpoint_every);
+            let mut progress = Progress::new(to, "run");
+            let (report, values) = grundy::run::run(config, &mut |p| {
+                progress.set_with(p.values, &format!("verified to {} rollbacks {}", p.verified_to, p.rollbacks));
+            })?;
+            progress.finish();
+            if let Some(path) = values_out {
+                let dump = ValuesDump { game, start: 0, exact: report.verified_to == report.values, values };
+                write_output(Some(&path), |w| dump.write(ValuesFormat::Bin, w))?;
+            }
+            if let Some(path) = out {
+                write_output(Some(&path), |w| serde_json::to_writer_pretty(w, &report).map_err(std::io::Error::other))?;
+            }
+            print!("{}", render_run(&report));
+        }
+        Command::Verify { values, from, to, threads, out } => {
+            let dump = ValuesDump::read_bin(&values)?;
+            if dump.start != 0 {
+                bail!("{} starts at heap {}; the verifier needs the values from heap 0", values.display(), dump.start);
+            }
+            if from >= to || to > dump.values.len() as u64 {
+                bail!("bad interval [{from}, {to}): the dump holds heaps 0..{}", dump.values.len());
+            }
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
+            let verdict = pool.install(|| verify_interval(&dump.game, &dump.values, from, to));
+            let json = serde_json::to_string_pretty(&verdict)? + "\n";
+            write_output(out.as_deref(), |w| w.write_all(json.as_bytes()))?;
+            if !verdict.ok() {
+                return Ok(ExitCode::from(1));
+            }
         }
         Command::Bench {
             what:

@@ -6,6 +6,7 @@ fsync, rename, fsync of the folder. A crash or a full disk leaves either the old
 one, never half of one, and the temporary file is removed on error.
 */
 
+pub mod checkpoint;
 pub mod rare_table;
 pub mod values_file;
 

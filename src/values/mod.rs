@@ -9,6 +9,8 @@ studied so far stay far below that, and a value that would not fit is an error, 
 pub mod exact;
 pub mod naive;
 pub mod space;
+pub mod speculative;
+pub mod verify;
 
 pub use exact::ExactGenerator;
 pub use naive::naive_values;
@@ -199,7 +201,7 @@ pub(crate) fn to_value(game: &Game, n: usize, v: u32) -> Result<Value, ValueErro
 /// # Errors
 /// As [`ExactGenerator::extend_to`].
 pub fn exact_prefix(game: &Game, count: usize) -> Result<ExactGenerator, ValueError> {
-    let progress = crate::progress::Progress::new(count as u64, "exact");
+    let mut progress = crate::progress::Progress::new(count as u64, "exact");
     let mut generator = ExactGenerator::new(game);
     generator.extend_with_progress(count, &mut |done| progress.set(done as u64))?;
     progress.finish();

@@ -1,0 +1,364 @@
+/*!
+Long runs: speculate, verify, roll back, checkpoint (`grundy run`).
+
+The engine keeps `history = G(0..len)` (claims) and `verified_to` (every claim below it proven).
+It repeats, a chunk at a time:
+1. **Generate** the next chunk: speculatively ([`Speculative`]) when the rule allows it (value
+   type space with byte compression, every partner heap past the last rare), otherwise with the
+   exact rule from the claims so far ("exact mode": the first heaps, heaps shortly after a new rare
+   value, windows holding values of 512 or more, position-type spaces).
+2. **Verify** it ([`Verifier`], in parallel) unless `--no-verify`. At the first wrong claim `q`:
+   replace it by the exact value, add it to the rare table if it is rare, discard every claim after
+   it (rollback) and go on from `q + 1`.
+3. **Checkpoint** every few seconds ([`Checkpoint`]): only verified values are saved when
+   verifying, so a resumed run never has to roll back into saved data.
+
+Invariant: `verified_to <= len`, and every claim below `verified_to` was either checked by the
+verifier or computed by the exact rule from verified claims. Nothing is reported as verified
+otherwise. The whole history stays in memory (2 bytes a value): the verifier's pair scan can reach
+back to the first heaps.
+*/
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+
+use crate::game::Game;
+use crate::io::checkpoint::{Checkpoint, CheckpointError, Rollback};
+use crate::stats::Stats;
+use crate::values::exact::Scratch;
+use crate::values::speculative::{DEFAULT_BLOCK, SpecError, Speculative};
+use crate::values::verify::Verifier;
+use crate::values::{ExactGenerator, SparseSpace, Value, ValueError, checksum};
+
+/// What to run. Defaults: see [`RunConfig::new`].
+#[derive(Clone, Debug)]
+pub struct RunConfig {
+    pub game: Game,
+    /// Compute `G(0..to)`.
+    pub to: u64,
+    /// Generator threads and verifier threads [default: all cores].
+    pub threads: usize,
+    /// Verify every value [default: true].
+    pub verify: bool,
+    /// Stop the exact prefix here and speculate from it (default: as soon as the rule allows).
+    pub speculate_from: Option<u64>,
+    /// Speculative block size [default: 128].
+    pub block: usize,
+    /// Values per generate-and-verify round [default: 2^18].
+    pub chunk: usize,
+    pub checkpoint: Option<PathBuf>,
+    pub resume: bool,
+    /// Seconds between checkpoints [default: 10].
+    pub checkpoint_every: Duration,
+}
+
+impl RunConfig {
+    pub fn new(game: Game, to: u64) -> RunConfig {
+        RunConfig {
+            game,
+            to,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            verify: true,
+            speculate_from: None,
+            block: DEFAULT_BLOCK,
+            chunk: 1 << 18,
+            checkpoint: None,
+            resume: false,
+            checkpoint_every: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What a run did.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    pub game: String,
+    pub values: u64,
+    /// Every value below this is proven exact.
+    pub verified_to: u64,
+    pub checksum: u64,
+    pub rare_table: Vec<(u64, Value)>,
+    pub rollbacks: Vec<Rollback>,
+    /// Values produced by the speculative generator (including discarded ones).
+    pub speculative_values: u64,
+    /// Values produced by the exact rule.
+    pub exact_values: u64,
+    pub threads: usize,
+    pub seconds: f64,
+    pub values_per_sec: f64,
+    pub stats: Stats,
+}
+
+/// Why a run stopped early. Everything already saved stays saved.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    #[error(transparent)]
+    Value(#[from] ValueError),
+    #[error("checkpoint {path} exists: pass --resume to continue it, or remove it")]
+    WouldOverwrite { path: String },
+    #[error("checkpoint {path} is for game {found}, not {wanted}")]
+    Foreign { path: String, found: String, wanted: String },
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
+}
+
+/// Progress of a run, for display.
+#[derive(Clone, Copy, Debug)]
+pub struct Progress {
+    pub values: u64,
+    pub verified_to: u64,
+    pub rollbacks: usize,
+}
+
+/// The engine state (see the module docs).
+struct Engine {
+    config: RunConfig,
+    history: Vec<Value>,
+    verified_to: u64,
+    space: SparseSpace,
+    rares: Vec<(u64, Value)>,
+    rollbacks: Vec<Rollback>,
+    verifier: Verifier,
+    spec: Option<Speculative>,
+    /// Working memory of exact-mode steps, fitted to every value in the history.
+    scratch: Scratch,
+    speculative_values: u64,
+    exact_values: u64,
+    checkpoint: Option<Checkpoint>,
+    seconds_before: f64,
+}
+
+/// Runs `config`, calling `progress` after every chunk; returns the report and all values.
+///
+/// # Errors
+/// [`RunError`] for a refused checkpoint, an I/O failure while saving one, or a value beyond 16
+/// bits; the last saved checkpoint stays valid.
+pub fn run(config: RunConfig, progress: &mut dyn FnMut(Progress)) -> Result<(RunReport, Vec<Value>), RunError> {
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads.max(1)).build().map_err(|e| RunError::Threads(e.to_string()))?;
+    let started = Instant::now();
+    let mut engine = Engine::start(config)?;
+    let mut last_save = Instant::now();
+    while (engine.history.len() as u64) < engine.config.to {
+        pool.install(|| engine.round())?;
+        if last_save.elapsed() >= engine.config.checkpoint_every {
+            engine.save(started)?;
+            last_save = Instant::now();
+        }
+        progress(Progress { values: engine.history.len() as u64, verified_to: engine.verified_to, rollbacks: engine.rollbacks.len() });
+    }
+    engine.save(started)?;
+    Ok(engine.finish(started))
+}
+
+impl Engine {
+    /// A fresh engine (exact prefix) or one resumed from its checkpoint.
+    fn start(config: RunConfig) -> Result<Engine, RunError> {
+        let game = config.game.clone();
+        let mut checkpoint = None;
+        if let Some(path) = &config.checkpoint {
+            let shown = path.display().to_string();
+            if config.resume {
+                let (c, values) = Checkpoint::load(path)?;
+                if c.game != game.to_string() {
+                    return Err(RunError::Foreign { path: shown, found: c.game, wanted: game.to_string() });
+                }
+                let space = c.space.parse().map_err(|reason| CheckpointError::Refused { path: shown.clone(), reason })?;
+                let engine = Engine::from_parts(config, values, c.verified_to, space, c.rares.clone(), c.rollbacks.clone(), c.seconds);
+                return Ok(Engine { checkpoint: Some(c), ..engine });
+            }
+            if path.exists() {
+                return Err(RunError::WouldOverwrite { path: shown });
+            }
+            checkpoint = Some(Checkpoint::new(&game.to_string(), ""));
+        }
+        let prefix = Engine::exact_prefix(&game, config.speculate_from, config.to)?;
+        let space = prefix.space();
+        let rares: Vec<(u64, Value)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+        let len = prefix.values().len() as u64;
+        let engine = Engine::from_parts(config, prefix.into_values(), len, space, rares, Vec::new(), 0.0);
+        Ok(Engine { checkpoint, exact_values: len, ..engine })
+    }
+
+    /// The exact prefix: up to `speculate_from`, or until twice past the last rare seen.
+    fn exact_prefix(game: &Game, speculate_from: Option<u64>, to: u64) -> Result<ExactGenerator, ValueError> {
+        let mut generator = ExactGenerator::new(game);
+        if let Some(s) = speculate_from {
+            generator.extend_to(s.min(to) as usize)?;
+            return Ok(generator);
+        }
+        let mut len = 1024;
+        loop {
+            generator.extend_to((len as u64).min(to) as usize)?;
+            let last = generator.rares().last().map_or(0, |r| r.0);
+            let need = 2 * last + game.max_take() + 2;
+            if generator.values().len() as u64 >= to || generator.values().len() >= need {
+                return Ok(generator);
+            }
+            len = need.max(2 * len);
+        }
+    }
+
+    fn from_parts(config: RunConfig, history: Vec<Value>, verified_to: u64, space: SparseSpace, rares: Vec<(u64, Value)>, rollbacks: Vec<Rollback>, seconds_before: f64) -> Engine {
+        let verifier = Verifier::new(&config.game, &history);
+        let mut scratch = Scratch::new();
+        scratch.fit(history.iter().copied().max().unwrap_or(0));
+        Engine {
+            scratch,
+            config,
+            history,
+            verified_to,
+            space,
+            rares,
+            rollbacks,
+            verifier,
+            spec: None,
+            speculative_values: 0,
+            exact_values: 0,
+            checkpoint: None,
+            seconds_before,
+        }
+    }
+
+    /// One chunk: generate, then verify and roll back if needed.
+    fn round(&mut self) -> Result<(), RunError> {
+        let from = self.history.len();
+        let count = (self.config.chunk as u64).min(self.config.to - from as u64) as usize;
+        self.generate(count)?;
+        self.verifier.extend(&self.history);
+        if self.config.verify {
+            let verdict = self.verifier.check(&self.history, self.verified_to, self.history.len() as u64);
+            match verdict.first_wrong {
+                None => self.verified_to = self.history.len() as u64,
+                Some(wrong) => self.roll_back(wrong.heap as usize, wrong.exact),
+            }
+        }
+        Ok(())
+    }
+
+    /// Appends `count` claims: speculative where possible, else by the exact rule.
+    fn generate(&mut self, count: usize) -> Result<(), RunError> {
+        let target = self.history.len() + count;
+        while self.history.len() < target {
+            if self.spec.is_none() {
+                self.spec = self.new_speculative();
+            }
+            let before = self.history.len();
+            match &mut self.spec {
+                Some(spec) => {
+                    let blocks = (target - before).div_ceil(self.config.block);
+                    let result = spec.generate(blocks, &mut self.history);
+                    self.speculative_values += (self.history.len() - before) as u64;
+                    // Whole blocks may run past the chunk; the generator is rebuilt from the
+                    // history for the next chunk (cheap: one window).
+                    self.history.truncate(target);
+                    self.spec = None;
+                    if result.is_err() && self.history.len() < target {
+                        self.exact_step()?; // the heap where no byte value was free
+                    }
+                }
+                None => {
+                    let until = target.min(before + self.config.block.max(1024));
+                    while self.history.len() < until {
+                        self.exact_step()?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A speculative generator continuing the history, if the rule allows one now.
+    fn new_speculative(&self) -> Option<Speculative> {
+        match Speculative::new(&self.config.game, self.space, &self.rares, &self.history, self.config.threads, self.config.block) {
+            Ok(spec) => Some(spec),
+            Err(SpecError::NoCompression(_) | SpecError::TooEarly { .. } | SpecError::TooWide { .. }) => None,
+        }
+    }
+
+    /// Appends the exact value of the next heap, computed from the claims so far.
+    fn exact_step(&mut self) -> Result<(), RunError> {
+        let n = self.history.len();
+        let v = self.verifier.exact_value(&self.history, n, &mut self.scratch);
+        let v = crate::values::to_value(&self.config.game, n, v)?;
+        self.push_exact(n, v);
+        if !self.config.verify && self.verified_to == n as u64 {
+            self.verified_to += 1; // exact rule on verified claims
+        }
+        self.exact_values += 1;
+        Ok(())
+    }
+
+    fn push_exact(&mut self, n: usize, v: Value) {
+        self.history.push(v);
+        self.scratch.fit(v);
+        self.verifier.extend(&self.history);
+        if self.space.is_rare(n, v) {
+            self.rares.push((n as u64, v));
+        }
+    }
+
+    /// Replaces the claim at `heap` by `exact` and discards everything after it.
+    fn roll_back(&mut self, heap: usize, exact: Value) {
+        let claimed = self.history[heap];
+        let discarded = (self.history.len() - heap) as u64;
+        self.history.truncate(heap);
+        self.verifier.truncate(heap);
+        self.rares.retain(|r| (r.0 as usize) < heap);
+        self.push_exact(heap, exact);
+        self.verified_to = heap as u64 + 1;
+        self.spec = None;
+        let new_rare = self.space.is_rare(heap, exact);
+        self.rollbacks.push(Rollback { heap: heap as u64, claimed, exact, new_rare, discarded });
+        self.review_space();
+    }
+
+    /// After a rollback the data may call for another sparse space (a short exact prefix may have
+    /// chosen a mask that agrees only on small values): re-choose it and rebuild the rare table.
+    fn review_space(&mut self) {
+        let allow = SparseSpace::position_type_allowed(&self.config.game);
+        if let Some((best, count)) = SparseSpace::best_for(&self.history, allow)
+            && count < self.rares.len()
+        {
+            self.space = best;
+            self.verifier = Verifier::new(&self.config.game, &self.history);
+            self.rares = self.history.iter().enumerate().filter(|(n, v)| best.is_rare(*n, **v)).map(|(n, &v)| (n as u64, v)).collect();
+        }
+    }
+
+    /// Writes the checkpoint, if one was asked for: verified values only when verifying.
+    fn save(&mut self, started: Instant) -> Result<(), RunError> {
+        let (Some(path), Some(c)) = (&self.config.checkpoint, &mut self.checkpoint) else { return Ok(()) };
+        let keep = if self.config.verify { self.verified_to as usize } else { self.history.len() };
+        c.space = self.space.to_string();
+        c.verified_to = self.verified_to.min(keep as u64);
+        c.rares = self.rares.iter().copied().filter(|r| (r.0 as usize) < keep).collect();
+        c.rollbacks = self.rollbacks.clone();
+        c.seconds = self.seconds_before + started.elapsed().as_secs_f64();
+        c.save(path, &self.history[..keep])?;
+        Ok(())
+    }
+
+    fn finish(self, started: Instant) -> (RunReport, Vec<Value>) {
+        let seconds = self.seconds_before + started.elapsed().as_secs_f64();
+        let stats = Stats::from_values(&self.config.game, &self.history, self.space);
+        let report = RunReport {
+            game: self.config.game.to_string(),
+            values: self.history.len() as u64,
+            verified_to: self.verified_to,
+            checksum: checksum(&self.history),
+            rare_table: self.rares,
+            rollbacks: self.rollbacks,
+            speculative_values: self.speculative_values,
+            exact_values: self.exact_values,
+            threads: self.config.threads,
+            seconds,
+            values_per_sec: self.history.len() as f64 / seconds.max(1e-9),
+            stats,
+        };
+        (report, self.history)
+    }
+}

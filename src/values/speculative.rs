@@ -1,0 +1,391 @@
+/*!
+The speculative generator: values under the assumption that the rare table is complete.
+
+Assume every value from here on is common and every rare value is in the table. Then (Grossman
+fig. 3) the only options that can be common are the single-heap moves and the splits with a rare
+part, so `G(n)` is the smallest common value not among
+`{ G(n - j) : single move j } ∪ { r ^ G(n - j - a) : split move j, rare (a, r), a >= 1 }`.
+Every such option is an *entry* `(offset d, value r)` read as `r ^ G(n - d)` (`r = 0` for a
+single-heap move).
+
+**Byte compression** (Grossman 3.2, Riley): for a value-type space with lowest mask bit `b`, drop
+bit `b` and shift the higher bits down. On common values bit `b` is fixed by the other mask bits,
+so the map is one-to-one, order preserving and XOR compatible; values below 512 become bytes and
+the mex array has 256 entries. The same holds on rare values, so entries hold compressed rare values.
+
+**Blocks** (after Riley's GPU blocks): heaps are computed in blocks of `B`. For block `[s, s + B)`,
+an entry with offset `d >= 2B` reads only heaps before `s - B`, so while the block before is still
+being finished its *far* marks can already be made, split across threads. The *near* entries
+(`d < 2B`; 88 of Officers' 1585 for `B = 128`) and the mex run in order on one thread. One thread
+runs the same schedule alone.
+
+Invariant (checked by [`Speculative::new`]): every heap the entries read is past the last rare
+position, so every `G(n - d)` is common and `r ^ G(n - d)` is a common value: marks in compressed
+space never confuse a rare option with a common one. The values produced are *claims*: only the
+verifier ([`super::verify`]) makes them facts.
+*/
+
+use crate::game::Game;
+
+use super::{SparseSpace, Value};
+
+/// Byte compression of a value-type sparse space (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Compression {
+    bit: u32,
+    mask: u32,
+}
+
+impl Compression {
+    /// `None` for a position-type space or an empty mask.
+    pub fn new(space: SparseSpace) -> Option<Compression> {
+        (!space.by_position && space.mask != 0).then(|| Compression { bit: space.mask.trailing_zeros(), mask: space.mask })
+    }
+
+    /// The byte of `v`, or `None` if it does not fit.
+    #[inline]
+    pub fn compress(&self, v: Value) -> Option<u8> {
+        let v = u32::from(v);
+        let low = v & ((1 << self.bit) - 1);
+        u8::try_from(((v >> (self.bit + 1)) << self.bit) | low).ok()
+    }
+
+    /// The common value whose byte is `c`.
+    #[inline]
+    pub fn expand_common(&self, c: u8) -> Value {
+        let c = u32::from(c);
+        let low = c & ((1 << self.bit) - 1);
+        let rest = ((c >> self.bit) << (self.bit + 1)) | low;
+        let dropped = 1 ^ ((rest & self.mask).count_ones() & 1); // common: odd parity overall
+        (rest | (dropped << self.bit)) as Value
+    }
+}
+
+/// Why speculation cannot start (the caller then uses the exact generator).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("sparse space {0} has no byte compression (position type or empty mask)")]
+    NoCompression(SparseSpace),
+    #[error("speculation must start after heap {need}, not at {start}: earlier heaps read rare partners")]
+    TooEarly { start: u64, need: u64 },
+    #[error("value {value} at heap {at} does not fit in a byte")]
+    TooWide { at: u64, value: Value },
+}
+
+/// Speculation stopped at heap `at`: no common value below 512 is free there.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Overflow {
+    pub at: u64,
+}
+
+/// Block size `B` [default: 128] (near entries: offsets below `2B`).
+pub const DEFAULT_BLOCK: usize = 128;
+
+type Row = [u8; 256];
+
+/// A speculative generator over a window of compressed values.
+pub struct Speculative {
+    compression: Compression,
+    /// Entries with offset `>= 2B`, by decreasing offset (oldest heap first).
+    far: Vec<(usize, u8)>,
+    /// Entries with offset `< 2B`.
+    near: Vec<(usize, u8)>,
+    block: usize,
+    /// Largest offset: how far back the rule reads.
+    reach: usize,
+    /// `buf[i]` is the byte of `G(base + i)`; it ends at the next heap to compute.
+    buf: Vec<u8>,
+    base: u64,
+    threads: usize,
+}
+
+impl Speculative {
+    /// A generator continuing `history` (`G(0..len)`) under the rare table `rares`.
+    ///
+    /// # Errors
+    /// [`SpecError`] if the space has no byte compression, if `history` is too short for every
+    /// partner heap to be past the last rare position, or if a value in the window is too wide.
+    pub fn new(game: &Game, space: SparseSpace, rares: &[(u64, Value)], history: &[Value], threads: usize, block: usize) -> Result<Speculative, SpecError> {
+        let compression = Compression::new(space).ok_or(SpecError::NoCompression(space))?;
+        let block = block.max(8);
+        let last = rares.last().map_or(0, |r| r.0);
+        let max_take = game.max_take() as u64;
+        let need = 2 * last + max_take + 1;
+        let start = history.len() as u64;
+        if start < need {
+            return Err(SpecError::TooEarly { start, need });
+        }
+        let mut entries: Vec<(usize, u8)> = Vec::new();
+        for j in game.single_heap_moves() {
+            entries.push((j, 0));
+        }
+        for j in game.split_moves() {
+            for &(a, r) in rares.iter().filter(|r| r.0 >= 1) {
+                let r = compression.compress(r).ok_or(SpecError::TooWide { at: a, value: r })?;
+                entries.push((j + a as usize, r));
+            }
+        }
+        entries.sort_by(|x, y| y.0.cmp(&x.0));
+        let reach = entries.first().map_or(1, |e| e.0);
+        let (far, near): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.0 >= 2 * block);
+        let from = history.len().saturating_sub(reach + 2 * block);
+        let mut buf = Vec::with_capacity(reach + 4 * block + (1 << 16));
+        for (i, &v) in history.iter().enumerate().skip(from) {
+            buf.push(compression.compress(v).ok_or(SpecError::TooWide { at: i as u64, value: v })?);
+        }
+        let threads = threads.max(1);
+        Ok(Speculative { compression, far, near, block, reach, buf, base: from as u64, threads })
+    }
+
+    /// The next heap to compute.
+    pub fn position(&self) -> u64 {
+        self.base + self.buf.len() as u64
+    }
+
+    pub fn compression(&self) -> Compression {
+        self.compression
+    }
+
+    /// Computes the next `blocks * B` values, appending them (expanded) to `out`. On overflow
+    /// the values before the overflowing heap are appended and the error names that heap.
+    ///
+    /// # Errors
+    /// [`Overflow`] where no common value below 512 is free.
+    pub fn generate(&mut self, blocks: usize, out: &mut Vec<Value>) -> Result<(), Overflow> {
+        self.trim();
+        let b = self.block;
+        let start = self.buf.len();
+        self.buf.resize(start + blocks * b, 0);
+        let failed = if self.threads == 1 || blocks < 2 {
+            run_blocks_alone(&mut self.buf, start, blocks, b, &self.near, &self.far)
+        } else {
+            run_blocks_threaded(&mut self.buf, start, blocks, b, &self.near, &self.far, self.threads)
+        };
+        let mut result = Ok(());
+        if let Some(at) = failed {
+            self.buf.truncate(at);
+            result = Err(Overflow { at: self.base + at as u64 });
+        }
+        out.extend(self.buf[start..].iter().map(|&c| self.compression.expand_common(c)));
+        result
+    }
+
+    /// Drops bytes the rule no longer reads.
+    fn trim(&mut self) {
+        let keep = self.reach + 2 * self.block;
+        if self.buf.len() > keep + (1 << 16) {
+            let cut = self.buf.len() - keep;
+            self.buf.drain(..cut);
+            self.base += cut as u64;
+        }
+    }
+}
+
+/// One thread: for each block, its near marks and mex, then the far marks of the next block.
+/// Returns the buffer index where no byte value was free, if any.
+fn run_blocks_alone(buf: &mut [u8], start: usize, blocks: usize, b: usize, near: &[(usize, u8)], far: &[(usize, u8)]) -> Option<usize> {
+    let mut current: Vec<Row> = vec![[0; 256]; b];
+    let mut next: Vec<Row> = vec![[0; 256]; b];
+    far_marks(&buf[..start], start, far, &mut current);
+    for k in 0..blocks {
+        let s = start + k * b;
+        let (done, rest) = buf.split_at_mut(s);
+        if let Err(i) = near_marks_and_mex(done, &mut rest[..b], s, near, &mut current) {
+            return Some(s + i);
+        }
+        if k + 1 < blocks {
+            next.iter_mut().for_each(|r| *r = [0; 256]);
+            far_marks(&buf[..s + b], s + b, far, &mut next);
+        }
+        std::mem::swap(&mut current, &mut next);
+    }
+    None
+}
+
+/// A raw pointer that may cross threads; every use below says why its accesses are disjoint.
+#[derive(Clone, Copy)]
+struct Shared<T>(*mut T);
+unsafe impl<T> Send for Shared<T> {}
+unsafe impl<T> Sync for Shared<T> {}
+
+impl<T> Shared<T> {
+    /// The pointer. A method, so that closures capture the whole `Send` wrapper.
+    fn get(self) -> *mut T {
+        self.0
+    }
+}
+
+/// `threads` threads in lock step, one block per step. In step `k` the main thread finishes
+/// block `k` (near marks, mex) and then its share of the far marks of block `k + 1`; each
+/// helper makes its share of those far marks. Helpers spin on an atomic step counter (a block
+/// is tens of microseconds of work, too short for a sleeping thread to wake up in time).
+///
+/// Disjointness, which makes the raw-pointer accesses sound: in step `k` the main thread writes
+/// `buf[s_k .. s_k + b]` and rows of `rows[k % 2]` and `rows[(k + 1) % 2][..first]`; helper `h`
+/// writes only its own rows range of `rows[(k + 1) % 2]`; every far read is of `buf[.. s_k]`,
+/// written in earlier steps and published by the Release store of the step counter.
+#[allow(clippy::too_many_arguments)]
+fn run_blocks_threaded(buf: &mut [u8], start: usize, blocks: usize, b: usize, near: &[(usize, u8)], far: &[(usize, u8)], threads: usize) -> Option<usize> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let mut rows: [Vec<Row>; 2] = [vec![[0; 256]; b], vec![[0; 256]; b]];
+    far_marks(&buf[..start], start, far, &mut rows[0]);
+    // Rows of the next block the main thread does itself, balancing its near work.
+    let (nf, nn, t) = (far.len().max(1) as f64, near.len() as f64, threads as f64);
+    let first = ((b as f64 * (1.0 - (t - 1.0) * nn / nf)) / t).clamp(0.0, b as f64) as usize;
+    let per = (b - first).div_ceil(threads - 1).max(1);
+    let step = AtomicUsize::new(0); // helpers may do far marks of block `step`
+    let finished = AtomicUsize::new(0); // helper shares done, over all steps
+    let stop = usize::MAX;
+    let buf_ptr = Shared(buf.as_mut_ptr());
+    let rows_ptr = [Shared(rows[0].as_mut_ptr()), Shared(rows[1].as_mut_ptr())];
+    let wait = |cond: &dyn Fn() -> bool| {
+        let mut spins = 0u32;
+        while !cond() {
+            spins += 1;
+            if spins < 1 << 14 { std::hint::spin_loop() } else { std::thread::yield_now() }
+        }
+    };
+    let mut failed = None;
+    std::thread::scope(|scope| {
+        for h in 0..threads - 1 {
+            let (step, finished, wait) = (&step, &finished, &wait);
+            let lo = (first + h * per).min(b);
+            let hi = (lo + per).min(b);
+            scope.spawn(move || {
+                for k in 1..blocks {
+                    wait(&|| step.load(Ordering::Acquire) >= k);
+                    if step.load(Ordering::Acquire) == stop {
+                        return;
+                    }
+                    let s = start + k * b;
+                    // SAFETY: see the function docs: reads buf[..s - b], published by `step`;
+                    // writes rows lo..hi of block k, which no other thread touches in this step.
+                    let (done, rows) = unsafe {
+                        let done = std::slice::from_raw_parts(buf_ptr.get(), s - b);
+                        let rows = std::slice::from_raw_parts_mut(rows_ptr[k % 2].get().add(lo), hi - lo);
+                        (done, rows)
+                    };
+                    far_marks(done, s + lo, far, rows);
+                    finished.fetch_add(1, Ordering::Release);
+                }
+            });
+        }
+        for k in 0..blocks {
+            let s = start + k * b;
+            if k + 1 < blocks {
+                // Rows of block k + 1 were block k - 1's: every helper is done with them.
+                // SAFETY: no helper runs before `step` reaches k + 1.
+                let next = unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), b) };
+                next.iter_mut().for_each(|r| *r = [0; 256]);
+                step.store(k + 1, Ordering::Release);
+            }
+            // SAFETY: the main thread alone writes block k and reads below it; helpers read
+            // only below s - b in this step.
+            let (done, block, current) = unsafe {
+                (
+                    std::slice::from_raw_parts(buf_ptr.get(), s),
+                    std::slice::from_raw_parts_mut(buf_ptr.get().add(s), b),
+                    std::slice::from_raw_parts_mut(rows_ptr[k % 2].get(), b),
+                )
+            };
+            if let Err(i) = near_marks_and_mex(done, block, s, near, current) {
+                failed = Some(s + i);
+                step.store(stop, Ordering::Release);
+                break;
+            }
+            if k + 1 < blocks {
+                // SAFETY: rows ..first of block k + 1 are the main thread's share.
+                let mine = unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), first) };
+                let done = unsafe { std::slice::from_raw_parts(buf_ptr.get(), s) };
+                far_marks(done, s + b, far, mine);
+                wait(&|| finished.load(Ordering::Acquire) >= (threads - 1) * (k + 1));
+            }
+        }
+    });
+    failed
+}
+
+/// Far marks for heaps `first_heap ..` (one row each): for each entry, one sweep over a
+/// contiguous run of earlier values. `done` must reach every heap read.
+fn far_marks(done: &[u8], first_heap: usize, far: &[(usize, u8)], rows: &mut [Row]) {
+    // Eight heaps at a time from one 8-byte load: the compiler would otherwise widen each byte
+    // to a vector lane and extract it again, which costs more than the store itself.
+    let spread = 0x0101_0101_0101_0101u64;
+    for &(d, r) in far {
+        let src = &done[first_heap - d..first_heap - d + rows.len()];
+        let mut rows8 = rows.chunks_exact_mut(8);
+        let mut src8 = src.chunks_exact(8);
+        for (rows8, src8) in rows8.by_ref().zip(src8.by_ref()) {
+            let rows8: &mut [Row; 8] = rows8.try_into().expect("8 rows");
+            let w = u64::from_le_bytes(src8.try_into().expect("8 bytes")) ^ (spread * u64::from(r));
+            for (k, row) in rows8.iter_mut().enumerate() {
+                row[((w >> (8 * k)) & 0xff) as usize] = 1;
+            }
+        }
+        for (row, &x) in rows8.into_remainder().iter_mut().zip(src8.remainder()) {
+            row[(x ^ r) as usize] = 1;
+        }
+    }
+}
+
+/// Finishes the block starting at heap `s`: near marks, then the mex, heap by heap. Returns
+/// the index in the block where no byte value is free, if any.
+fn near_marks_and_mex(done: &[u8], block: &mut [u8], s: usize, near: &[(usize, u8)], rows: &mut [Row]) -> Result<(), usize> {
+    for i in 0..block.len() {
+        let row = &mut rows[i];
+        for &(d, r) in near {
+            let x = if d <= i { block[i - d] } else { done[s + i - d] };
+            row[(x ^ r) as usize] = 1;
+        }
+        block[i] = first_free(row).ok_or(i)?;
+    }
+    Ok(())
+}
+
+/// Index of the first zero byte of a row, eight bytes at a time.
+#[inline]
+fn first_free(row: &Row) -> Option<u8> {
+    for (w, chunk) in row.chunks_exact(8).enumerate() {
+        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
+        let free = !word & 0x0101_0101_0101_0101;
+        if free != 0 {
+            return Some((8 * w + free.trailing_zeros() as usize / 8) as u8);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compression_matches_grossman_and_riley() {
+        let c = Compression::new(SparseSpace::OFFICERS).unwrap();
+        for v in 0u16..512 {
+            // Riley: compress(x) = ((x >> 1) & ~1) | (x & 1).
+            assert_eq!(c.compress(v), Some((((v >> 1) & !1) | (v & 1)) as u8));
+            if !SparseSpace::OFFICERS.is_rare(0, v) {
+                assert_eq!(c.expand_common(c.compress(v).unwrap()), v);
+            }
+        }
+        assert_eq!(c.compress(512), None);
+    }
+
+    #[test]
+    fn compression_is_order_preserving_and_xor_compatible_for_any_mask() {
+        for mask in [0x1ee, 0x5b, 0x1e, 0xf, 0x1b, 0x7b8] {
+            let space = SparseSpace { mask, by_position: false };
+            let c = Compression::new(space).unwrap();
+            let common: Vec<u16> = (0..512).filter(|&v| !space.is_rare(0, v)).collect();
+            for w in common.windows(2) {
+                assert!(c.compress(w[0]) < c.compress(w[1]), "{mask:#x}");
+            }
+            for &x in &common[..40] {
+                for y in 0..300u16 {
+                    assert_eq!(c.compress(x ^ y).unwrap(), c.compress(x).unwrap() ^ c.compress(y).unwrap());
+                }
+            }
+        }
+    }
+}
