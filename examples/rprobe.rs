@@ -13,6 +13,12 @@ fn main() {
     println!("first wrong {:?} verified_to {}", first, report.verified_to);
     if let Some(f) = first {
         println!("claim {} truth {}", values[f], truth[f]);
-        for rb in report.rollbacks.iter().filter(|r| (r.heap as i64 - f as i64).abs() < 3000) { println!("{rb:?}"); }
+        for rb in report
+            .rollbacks
+            .iter()
+            .filter(|r| (r.heap as i64 - f as i64).abs() < 3000)
+        {
+            println!("{rb:?}");
+        }
     }
 }

@@ -14,6 +14,9 @@ fn main() {
     s.fit(400);
     for n in 5000..(1 << 17) {
         let e = v.exact_value(&truth, n, &mut s);
-        if e != truth[n] as u32 { println!("seq mismatch at {n}: {e} vs {}", truth[n]); break; }
+        if e != truth[n] as u32 {
+            println!("seq mismatch at {n}: {e} vs {}", truth[n]);
+            break;
+        }
     }
 }

@@ -9,8 +9,8 @@ use clap::{Parser, Subcommand};
 use grundy::io::{RareTable, TableFormat, ValuesDump, ValuesFormat, write_output};
 use grundy::progress::Progress;
 use grundy::run::RunConfig;
-use grundy::values::verify::verify_interval;
 use grundy::stats::Stats;
+use grundy::values::verify::verify_interval;
 use grundy::values::{exact_prefix, naive_values};
 use grundy::{Game, bench};
 
@@ -163,7 +163,14 @@ fn parse_game(code: &str) -> Result<Game> {
 
 /// The text summary of `grundy run`.
 fn render_run(r: &grundy::run::RunReport) -> String {
-    let verified = if r.verified_to == r.values { "all verified".to_string() } else { format!("verified to {} (the rest are unverified claims)", r.verified_to) };
+    let verified = if r.verified_to == r.values {
+        "all verified".to_string()
+    } else {
+        format!(
+            "verified to {} (the rest are unverified claims)",
+            r.verified_to
+        )
+    };
     let mut text = format!(
         "{}values {} ({verified})\nrate {:.0} values/s over {:.1} s with {} threads ({} speculative, {} exact)\nrollbacks {}\n",
         r.stats.render_text(),
@@ -176,7 +183,13 @@ fn render_run(r: &grundy::run::RunReport) -> String {
         r.rollbacks.len(),
     );
     for rb in r.rollbacks.iter().take(5) {
-        text += &format!("  heap {}: claimed {}, exact {}{}\n", rb.heap, rb.claimed, rb.exact, if rb.new_rare { " (new rare value)" } else { "" });
+        text += &format!(
+            "  heap {}: claimed {}, exact {}{}\n",
+            rb.heap,
+            rb.claimed,
+            rb.exact,
+            if rb.new_rare { " (new rare value)" } else { "" }
+        );
     }
     text
 }
@@ -249,7 +262,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             write_output(out.as_deref(), |w| w.write_all(text.as_bytes()))?;
         }
-        Command::Run { game, to, threads, no_verify, speculate_from, chunk, block, checkpoint, resume, checkpoint_every, values_out, out } => {
+        Command::Run {
+            game,
+            to,
+            threads,
+            no_verify,
+            speculate_from,
+            chunk,
+            block,
+            checkpoint,
+            resume,
+            checkpoint_every,
+            values_out,
+            out,
+        } => {
             let game = parse_game(&game)?;
             if !(checkpoint_every > 0.0 && checkpoint_every.is_finite()) {
                 bail!("--checkpoint-every must be a positive number of seconds");
@@ -265,27 +291,52 @@ fn run(cli: Cli) -> Result<ExitCode> {
             config.checkpoint_every = std::time::Duration::from_secs_f64(checkpoint_every);
             let mut progress = Progress::new(to, "run");
             let (report, values) = grundy::run::run(config, &mut |p| {
-                progress.set_with(p.values, &format!("verified to {} rollbacks {}", p.verified_to, p.rollbacks));
+                progress.set_with(
+                    p.values,
+                    &format!("verified to {} rollbacks {}", p.verified_to, p.rollbacks),
+                );
             })?;
             progress.finish();
             if let Some(path) = values_out {
-                let dump = ValuesDump { game, start: 0, exact: report.verified_to == report.values, values };
+                let dump = ValuesDump {
+                    game,
+                    start: 0,
+                    exact: report.verified_to == report.values,
+                    values,
+                };
                 write_output(Some(&path), |w| dump.write(ValuesFormat::Bin, w))?;
             }
             if let Some(path) = out {
-                write_output(Some(&path), |w| serde_json::to_writer_pretty(w, &report).map_err(std::io::Error::other))?;
+                write_output(Some(&path), |w| {
+                    serde_json::to_writer_pretty(w, &report).map_err(std::io::Error::other)
+                })?;
             }
             print!("{}", render_run(&report));
         }
-        Command::Verify { values, from, to, threads, out } => {
+        Command::Verify {
+            values,
+            from,
+            to,
+            threads,
+            out,
+        } => {
             let dump = ValuesDump::read_bin(&values)?;
             if dump.start != 0 {
-                bail!("{} starts at heap {}; the verifier needs the values from heap 0", values.display(), dump.start);
+                bail!(
+                    "{} starts at heap {}; the verifier needs the values from heap 0",
+                    values.display(),
+                    dump.start
+                );
             }
             if from >= to || to > dump.values.len() as u64 {
-                bail!("bad interval [{from}, {to}): the dump holds heaps 0..{}", dump.values.len());
+                bail!(
+                    "bad interval [{from}, {to}): the dump holds heaps 0..{}",
+                    dump.values.len()
+                );
             }
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.unwrap_or(0))
+                .build()?;
             let verdict = pool.install(|| verify_interval(&dump.game, &dump.values, from, to));
             let json = serde_json::to_string_pretty(&verdict)? + "\n";
             write_output(out.as_deref(), |w| w.write_all(json.as_bytes()))?;

@@ -23,15 +23,23 @@ impl Progress {
     pub fn new(total: u64, what: &str) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total);
-            let style = ProgressStyle::with_template("{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar())
-                .progress_chars("=> ");
+            let style = ProgressStyle::with_template(
+                "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
             bar.set_style(style);
             bar.set_message(what.to_string());
             bar
         });
         let now = Instant::now();
-        Progress { bar, what: what.to_string(), total, started: now, last_line: now }
+        Progress {
+            bar,
+            what: what.to_string(),
+            total,
+            started: now,
+            last_line: now,
+        }
     }
 
     pub fn set(&mut self, done: u64) {
@@ -50,7 +58,10 @@ impl Progress {
             let secs = self.started.elapsed().as_secs_f64();
             let rate = done as f64 / secs.max(1e-9);
             let eta = (self.total.saturating_sub(done)) as f64 / rate.max(1e-9);
-            eprintln!("{}: {done}/{} values, {rate:.0}/s, ETA {eta:.0} s {note}", self.what, self.total);
+            eprintln!(
+                "{}: {done}/{} values, {rate:.0}/s, ETA {eta:.0} s {note}",
+                self.what, self.total
+            );
         }
     }
 

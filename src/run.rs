@@ -27,7 +27,7 @@ use serde::Serialize;
 use crate::game::Game;
 use crate::io::checkpoint::{Checkpoint, CheckpointError, Rollback};
 use crate::stats::Stats;
-use crate::values::exact::Scratch;
+use crate::values::exact::{Rule, Scratch};
 use crate::values::speculative::{DEFAULT_BLOCK, SpecError, Speculative};
 use crate::values::verify::Verifier;
 use crate::values::{ExactGenerator, SparseSpace, Value, ValueError, checksum};
@@ -101,7 +101,11 @@ pub enum RunError {
     #[error("checkpoint {path} exists: pass --resume to continue it, or remove it")]
     WouldOverwrite { path: String },
     #[error("checkpoint {path} is for game {found}, not {wanted}")]
-    Foreign { path: String, found: String, wanted: String },
+    Foreign {
+        path: String,
+        found: String,
+        wanted: String,
+    },
     #[error("cannot start worker threads: {0}")]
     Threads(String),
 }
@@ -124,8 +128,16 @@ struct Engine {
     rollbacks: Vec<Rollback>,
     verifier: Verifier,
     spec: Option<Speculative>,
+    /// Values per round now: `config.chunk`, smaller right after a rollback.
+    chunk: usize,
+    /// The rule under `space`, for generic speculative steps.
+    rule: Rule,
+    slow_speculation: bool,
     /// Working memory of exact-mode steps, fitted to every value in the history.
     scratch: Scratch,
+    /// Re-choose the space at this length, or when the rare table doubles from this size.
+    next_review: usize,
+    rares_at_review: usize,
     speculative_values: u64,
     exact_values: u64,
     checkpoint: Option<Checkpoint>,
@@ -137,10 +149,17 @@ struct Engine {
 /// # Errors
 /// [`RunError`] for a refused checkpoint, an I/O failure while saving one, or a value beyond 16
 /// bits; the last saved checkpoint stays valid.
-pub fn run(config: RunConfig, progress: &mut dyn FnMut(Progress)) -> Result<(RunReport, Vec<Value>), RunError> {
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads.max(1)).build().map_err(|e| RunError::Threads(e.to_string()))?;
+pub fn run(
+    config: RunConfig,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(RunReport, Vec<Value>), RunError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(config.threads.max(1))
+        .build()
+        .map_err(|e| RunError::Threads(e.to_string()))?;
     let started = Instant::now();
     let mut engine = Engine::start(config)?;
+    engine.save(started)?; // the exact prefix is worth keeping at once
     let mut last_save = Instant::now();
     while (engine.history.len() as u64) < engine.config.to {
         pool.install(|| engine.round())?;
@@ -148,7 +167,11 @@ pub fn run(config: RunConfig, progress: &mut dyn FnMut(Progress)) -> Result<(Run
             engine.save(started)?;
             last_save = Instant::now();
         }
-        progress(Progress { values: engine.history.len() as u64, verified_to: engine.verified_to, rollbacks: engine.rollbacks.len() });
+        progress(Progress {
+            values: engine.history.len() as u64,
+            verified_to: engine.verified_to,
+            rollbacks: engine.rollbacks.len(),
+        });
     }
     engine.save(started)?;
     Ok(engine.finish(started))
@@ -164,11 +187,29 @@ impl Engine {
             if config.resume {
                 let (c, values) = Checkpoint::load(path)?;
                 if c.game != game.to_string() {
-                    return Err(RunError::Foreign { path: shown, found: c.game, wanted: game.to_string() });
+                    return Err(RunError::Foreign {
+                        path: shown,
+                        found: c.game,
+                        wanted: game.to_string(),
+                    });
                 }
-                let space = c.space.parse().map_err(|reason| CheckpointError::Refused { path: shown.clone(), reason })?;
-                let engine = Engine::from_parts(config, values, c.verified_to, space, c.rares.clone(), c.rollbacks.clone(), c.seconds);
-                return Ok(Engine { checkpoint: Some(c), ..engine });
+                let space = c.space.parse().map_err(|reason| CheckpointError::Refused {
+                    path: shown.clone(),
+                    reason,
+                })?;
+                let engine = Engine::from_parts(
+                    config,
+                    values,
+                    c.verified_to,
+                    space,
+                    c.rares.clone(),
+                    c.rollbacks.clone(),
+                    c.seconds,
+                );
+                return Ok(Engine {
+                    checkpoint: Some(c),
+                    ..engine
+                });
             }
             if path.exists() {
                 return Err(RunError::WouldOverwrite { path: shown });
@@ -179,12 +220,28 @@ impl Engine {
         let space = prefix.space();
         let rares: Vec<(u64, Value)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
         let len = prefix.values().len() as u64;
-        let engine = Engine::from_parts(config, prefix.into_values(), len, space, rares, Vec::new(), 0.0);
-        Ok(Engine { checkpoint, exact_values: len, ..engine })
+        let engine = Engine::from_parts(
+            config,
+            prefix.into_values(),
+            len,
+            space,
+            rares,
+            Vec::new(),
+            0.0,
+        );
+        Ok(Engine {
+            checkpoint,
+            exact_values: len,
+            ..engine
+        })
     }
 
     /// The exact prefix: up to `speculate_from`, or until twice past the last rare seen.
-    fn exact_prefix(game: &Game, speculate_from: Option<u64>, to: u64) -> Result<ExactGenerator, ValueError> {
+    fn exact_prefix(
+        game: &Game,
+        speculate_from: Option<u64>,
+        to: u64,
+    ) -> Result<ExactGenerator, ValueError> {
         let mut generator = ExactGenerator::new(game);
         if let Some(s) = speculate_from {
             generator.extend_to(s.min(to) as usize)?;
@@ -202,12 +259,25 @@ impl Engine {
         }
     }
 
-    fn from_parts(config: RunConfig, history: Vec<Value>, verified_to: u64, space: SparseSpace, rares: Vec<(u64, Value)>, rollbacks: Vec<Rollback>, seconds_before: f64) -> Engine {
+    fn from_parts(
+        config: RunConfig,
+        history: Vec<Value>,
+        verified_to: u64,
+        space: SparseSpace,
+        rares: Vec<(u64, Value)>,
+        rollbacks: Vec<Rollback>,
+        seconds_before: f64,
+    ) -> Engine {
         let verifier = Verifier::new(&config.game, &history);
         let mut scratch = Scratch::new();
         scratch.fit(history.iter().copied().max().unwrap_or(0));
         Engine {
+            chunk: config.chunk,
+            rule: Rule::new(&config.game, space),
+            slow_speculation: false,
             scratch,
+            next_review: 2 * history.len().max(1024),
+            rares_at_review: rares.len(),
             config,
             history,
             verified_to,
@@ -225,15 +295,30 @@ impl Engine {
 
     /// One chunk: generate, then verify and roll back if needed.
     fn round(&mut self) -> Result<(), RunError> {
+        if self.rares.len() > 2 * self.rares_at_review + 64
+            || self.history.len() >= self.next_review
+        {
+            self.review_space();
+        }
         let from = self.history.len();
-        let count = (self.config.chunk as u64).min(self.config.to - from as u64) as usize;
+        let count = (self.chunk as u64).min(self.config.to - from as u64) as usize;
         self.generate(count)?;
         self.verifier.extend(&self.history);
         if self.config.verify {
-            let verdict = self.verifier.check(&self.history, self.verified_to, self.history.len() as u64);
+            let verdict =
+                self.verifier
+                    .check(&self.history, self.verified_to, self.history.len() as u64);
             match verdict.first_wrong {
-                None => self.verified_to = self.history.len() as u64,
-                Some(wrong) => self.roll_back(wrong.heap as usize, wrong.exact),
+                None => {
+                    self.verified_to = self.history.len() as u64;
+                    self.chunk = (2 * self.chunk).min(self.config.chunk);
+                }
+                Some(wrong) => {
+                    self.roll_back(wrong.heap as usize, wrong.exact);
+                    // Rollbacks come in bursts (a new rare value changes what follows): keep
+                    // the next rounds short so little is discarded, then grow again.
+                    self.chunk = 256.min(self.config.chunk);
+                }
             }
         }
         Ok(())
@@ -262,8 +347,12 @@ impl Engine {
                 }
                 None => {
                     let until = target.min(before + self.config.block.max(1024));
-                    while self.history.len() < until {
-                        self.exact_step()?;
+                    if self.slow_speculation {
+                        self.slow_speculative_steps(until)?;
+                    } else {
+                        while self.history.len() < until {
+                            self.exact_step()?;
+                        }
                     }
                 }
             }
@@ -271,18 +360,54 @@ impl Engine {
         Ok(())
     }
 
-    /// A speculative generator continuing the history, if the rule allows one now.
-    fn new_speculative(&self) -> Option<Speculative> {
-        match Speculative::new(&self.config.game, self.space, &self.rares, &self.history, self.config.threads, self.config.block) {
+    /// Claims by the generic speculative rule (16-bit values, no compression): used where the
+    /// byte path is not safe yet because partners of rare heaps may be rare themselves.
+    fn slow_speculative_steps(&mut self, until: usize) -> Result<(), RunError> {
+        let pos: Vec<u32> = self.rares.iter().map(|r| r.0 as u32).collect();
+        let val: Vec<Value> = self.rares.iter().map(|r| r.1).collect();
+        while self.history.len() < until {
+            let n = self.history.len();
+            match self
+                .rule
+                .speculate(&self.history, n, &pos, &val, &mut self.scratch)
+            {
+                Some(v) if v < u32::from(Value::MAX) => {
+                    self.history.push(v as Value);
+                    self.scratch.fit(v as Value);
+                    self.speculative_values += 1;
+                }
+                _ => self.exact_step()?,
+            }
+        }
+        Ok(())
+    }
+
+    /// A speculative generator continuing the history, if the byte path allows one now. If not,
+    /// `slow_speculation` says whether the generic speculative rule may stand in (the byte path
+    /// is only too early) or the exact rule must (no compression, or a value too wide).
+    fn new_speculative(&mut self) -> Option<Speculative> {
+        match Speculative::new(
+            &self.config.game,
+            self.space,
+            &self.rares,
+            &self.history,
+            self.config.threads,
+            self.config.block,
+        ) {
             Ok(spec) => Some(spec),
-            Err(SpecError::NoCompression(_) | SpecError::TooEarly { .. } | SpecError::TooWide { .. }) => None,
+            Err(e) => {
+                self.slow_speculation = matches!(e, SpecError::TooEarly { .. });
+                None
+            }
         }
     }
 
     /// Appends the exact value of the next heap, computed from the claims so far.
     fn exact_step(&mut self) -> Result<(), RunError> {
         let n = self.history.len();
-        let v = self.verifier.exact_value(&self.history, n, &mut self.scratch);
+        let v = self
+            .verifier
+            .exact_value(&self.history, n, &mut self.scratch);
         let v = crate::values::to_value(&self.config.game, n, v)?;
         self.push_exact(n, v);
         if !self.config.verify && self.verified_to == n as u64 {
@@ -312,30 +437,57 @@ impl Engine {
         self.verified_to = heap as u64 + 1;
         self.spec = None;
         let new_rare = self.space.is_rare(heap, exact);
-        self.rollbacks.push(Rollback { heap: heap as u64, claimed, exact, new_rare, discarded });
+        self.rollbacks.push(Rollback {
+            heap: heap as u64,
+            claimed,
+            exact,
+            new_rare,
+            discarded,
+        });
         self.review_space();
     }
 
     /// After a rollback the data may call for another sparse space (a short exact prefix may have
     /// chosen a mask that agrees only on small values): re-choose it and rebuild the rare table.
     fn review_space(&mut self) {
+        self.next_review = 2 * self.history.len().max(1024);
         let allow = SparseSpace::position_type_allowed(&self.config.game);
         if let Some((best, count)) = SparseSpace::best_for(&self.history, allow)
             && count < self.rares.len()
         {
             self.space = best;
+            self.rule = Rule::new(&self.config.game, best);
             self.verifier = Verifier::new(&self.config.game, &self.history);
-            self.rares = self.history.iter().enumerate().filter(|(n, v)| best.is_rare(*n, **v)).map(|(n, &v)| (n as u64, v)).collect();
+            self.rares = self
+                .history
+                .iter()
+                .enumerate()
+                .filter(|(n, v)| best.is_rare(*n, **v))
+                .map(|(n, &v)| (n as u64, v))
+                .collect();
+            self.spec = None;
         }
+        self.rares_at_review = self.rares.len();
     }
 
     /// Writes the checkpoint, if one was asked for: verified values only when verifying.
     fn save(&mut self, started: Instant) -> Result<(), RunError> {
-        let (Some(path), Some(c)) = (&self.config.checkpoint, &mut self.checkpoint) else { return Ok(()) };
-        let keep = if self.config.verify { self.verified_to as usize } else { self.history.len() };
+        let (Some(path), Some(c)) = (&self.config.checkpoint, &mut self.checkpoint) else {
+            return Ok(());
+        };
+        let keep = if self.config.verify {
+            self.verified_to as usize
+        } else {
+            self.history.len()
+        };
         c.space = self.space.to_string();
         c.verified_to = self.verified_to.min(keep as u64);
-        c.rares = self.rares.iter().copied().filter(|r| (r.0 as usize) < keep).collect();
+        c.rares = self
+            .rares
+            .iter()
+            .copied()
+            .filter(|r| (r.0 as usize) < keep)
+            .collect();
         c.rollbacks = self.rollbacks.clone();
         c.seconds = self.seconds_before + started.elapsed().as_secs_f64();
         c.save(path, &self.history[..keep])?;

@@ -3,5 +3,6 @@
 //! `../shared/bench`.
 
 mod cli;
+mod engine;
 mod foundation;
 mod shared;

@@ -59,7 +59,10 @@ pub enum CheckpointError {
     #[error("checkpoint {path}: {reason}")]
     Refused { path: String, reason: String },
     #[error("checkpoint {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Write(#[from] super::WriteError),
 }
@@ -93,19 +96,35 @@ impl Checkpoint {
     /// [`CheckpointError`] on any I/O failure; the previous checkpoint then still stands.
     pub fn save(&mut self, path: &Path, history: &[Value]) -> Result<(), CheckpointError> {
         let vpath = values_path(path);
-        let io = |source| CheckpointError::Io { path: vpath.display().to_string(), source };
+        let io = |source| CheckpointError::Io {
+            path: vpath.display().to_string(),
+            source,
+        };
         let saved = (self.values as usize).min(history.len());
-        let mut file = OpenOptions::new().create(true).truncate(false).write(true).open(&vpath).map_err(io)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&vpath)
+            .map_err(io)?;
         file.set_len(2 * saved as u64).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
-        let bytes: Vec<u8> = history[saved..].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let bytes: Vec<u8> = history[saved..]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
         file.write_all(&bytes).map_err(io)?;
         file.sync_all().map_err(io)?;
         // CRC-32 continues from the CRC of the kept prefix; recompute it if the prefix shrank.
         let prefix_crc = if saved as u64 == self.values {
             self.values_crc32
         } else {
-            crc32fast::hash(&history[..saved].iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>())
+            crc32fast::hash(
+                &history[..saved]
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect::<Vec<u8>>(),
+            )
         };
         let mut crc = crc32fast::Hasher::new_with_initial(prefix_crc);
         crc.update(&bytes);
@@ -113,7 +132,9 @@ impl Checkpoint {
         self.values = history.len() as u64;
         self.values_crc32 = crc.finalize();
         let json = serde_json::to_string(self).map_err(|e| io(std::io::Error::other(e)))?;
-        let result = write_atomic(path, |w| writeln!(w, "{json}\ncrc32={:08x}", crc32fast::hash(json.as_bytes())));
+        let result = write_atomic(path, |w| {
+            writeln!(w, "{json}\ncrc32={:08x}", crc32fast::hash(json.as_bytes()))
+        });
         if result.is_err() {
             (self.values, self.values_crc32) = previous;
         }
@@ -126,30 +147,56 @@ impl Checkpoint {
     /// [`CheckpointError::Refused`] with the reason if anything does not check out.
     pub fn load(path: &Path) -> Result<(Checkpoint, Vec<Value>), CheckpointError> {
         let shown = path.display().to_string();
-        let refuse = |reason: String| CheckpointError::Refused { path: shown.clone(), reason };
-        let text = std::fs::read_to_string(path).map_err(|e| refuse(format!("cannot read: {e}")))?;
-        let (json, crc_line) = text.trim_end().rsplit_once('\n').ok_or_else(|| refuse("truncated: no crc32 line".into()))?;
+        let refuse = |reason: String| CheckpointError::Refused {
+            path: shown.clone(),
+            reason,
+        };
+        let text =
+            std::fs::read_to_string(path).map_err(|e| refuse(format!("cannot read: {e}")))?;
+        let (json, crc_line) = text
+            .trim_end()
+            .rsplit_once('\n')
+            .ok_or_else(|| refuse("truncated: no crc32 line".into()))?;
         let expected = format!("crc32={:08x}", crc32fast::hash(json.as_bytes()));
         if crc_line.trim() != expected {
-            return Err(refuse("corrupt: its crc32 line does not match its content".into()));
+            return Err(refuse(
+                "corrupt: its crc32 line does not match its content".into(),
+            ));
         }
-        let checkpoint: Checkpoint = serde_json::from_str(json).map_err(|e| refuse(format!("not a grundy checkpoint: {e}")))?;
+        let checkpoint: Checkpoint = serde_json::from_str(json)
+            .map_err(|e| refuse(format!("not a grundy checkpoint: {e}")))?;
         if checkpoint.format != FORMAT {
-            return Err(refuse(format!("unknown format {:?} (expected {FORMAT})", checkpoint.format)));
+            return Err(refuse(format!(
+                "unknown format {:?} (expected {FORMAT})",
+                checkpoint.format
+            )));
         }
         let vpath = values_path(path);
-        let mut file = File::open(&vpath).map_err(|e| refuse(format!("cannot open {}: {e}", vpath.display())))?;
+        let mut file = File::open(&vpath)
+            .map_err(|e| refuse(format!("cannot open {}: {e}", vpath.display())))?;
         let need = 2 * checkpoint.values;
         let len = file.metadata().map_err(|e| refuse(e.to_string()))?.len();
         if len < need {
-            return Err(refuse(format!("values file {} has {} values, the checkpoint needs {}", vpath.display(), len / 2, checkpoint.values)));
+            return Err(refuse(format!(
+                "values file {} has {} values, the checkpoint needs {}",
+                vpath.display(),
+                len / 2,
+                checkpoint.values
+            )));
         }
         let mut bytes = vec![0u8; need as usize];
-        file.read_exact(&mut bytes).map_err(|e| refuse(e.to_string()))?;
+        file.read_exact(&mut bytes)
+            .map_err(|e| refuse(e.to_string()))?;
         if crc32fast::hash(&bytes) != checkpoint.values_crc32 {
-            return Err(refuse(format!("values file {} is corrupt (crc32 mismatch)", vpath.display())));
+            return Err(refuse(format!(
+                "values file {} is corrupt (crc32 mismatch)",
+                vpath.display()
+            )));
         }
-        let values = bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+        let values = bytes
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect();
         Ok((checkpoint, values))
     }
 }
@@ -169,17 +216,36 @@ mod tests {
         let (loaded, values) = Checkpoint::load(&path).unwrap();
         assert_eq!((loaded, values), (c.clone(), vec![0, 0, 1, 2, 0, 1, 2, 3]));
         // A stale tail (killed between the append and the JSON) is ignored.
-        std::fs::OpenOptions::new().append(true).open(values_path(&path)).unwrap().write_all(&[9, 9]).unwrap();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(values_path(&path))
+            .unwrap()
+            .write_all(&[9, 9])
+            .unwrap();
         assert_eq!(Checkpoint::load(&path).unwrap().1.len(), 8);
         // Damage to either file is refused.
         let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, text.replace("\"verified_to\":7", "\"verified_to\":8")).unwrap();
-        assert!(Checkpoint::load(&path).unwrap_err().to_string().contains("corrupt"));
+        std::fs::write(
+            &path,
+            text.replace("\"verified_to\":7", "\"verified_to\":8"),
+        )
+        .unwrap();
+        assert!(
+            Checkpoint::load(&path)
+                .unwrap_err()
+                .to_string()
+                .contains("corrupt")
+        );
         std::fs::write(&path, &text).unwrap();
         let mut v = std::fs::read(values_path(&path)).unwrap();
         v[3] ^= 1;
         std::fs::write(values_path(&path), v).unwrap();
-        assert!(Checkpoint::load(&path).unwrap_err().to_string().contains("crc32"));
+        assert!(
+            Checkpoint::load(&path)
+                .unwrap_err()
+                .to_string()
+                .contains("crc32")
+        );
         std::fs::write(&path, "{}\n").unwrap();
         assert!(Checkpoint::load(&path).is_err());
     }

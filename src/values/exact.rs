@@ -196,7 +196,13 @@ impl ExactGenerator {
 
     /// `G(n)`, given `G(0..n)`.
     fn next_value(&mut self, n: usize) -> Result<Value, ValueError> {
-        let (v, pairs) = self.rule.value(&self.values, n, &self.rare_pos, &self.rare_val, &mut self.scratch);
+        let (v, pairs) = self.rule.value(
+            &self.values,
+            n,
+            &self.rare_pos,
+            &self.rare_val,
+            &mut self.scratch,
+        );
         self.proof_pairs += pairs;
         to_value(&self.game, n, v)
     }
@@ -223,7 +229,10 @@ pub struct Scratch {
 
 impl Scratch {
     pub fn new() -> Scratch {
-        Scratch { marks: MexMarks::new(), leftover: Vec::new() }
+        Scratch {
+            marks: MexMarks::new(),
+            leftover: Vec::new(),
+        }
     }
 
     /// Prepares for values up to `max_value`.
@@ -239,6 +248,54 @@ impl Default for Scratch {
 }
 
 impl Rule {
+    /// Step 1: marks every option of heap `n` that can carry a common value.
+    fn mark_common_options(
+        &self,
+        g: &[Value],
+        n: usize,
+        rare_pos: &[u32],
+        rare_val: &[Value],
+        marks: &mut MexMarks,
+    ) {
+        marks.begin();
+        for &j in &self.take_all {
+            if n == j {
+                marks.mark(0);
+            }
+        }
+        for &j in &self.single {
+            if n > j {
+                marks.mark(g[n - j]);
+            }
+        }
+        let first = usize::from(rare_pos.first() == Some(&0));
+        for &j in &self.splits {
+            if n >= j + 2 {
+                marks.mark_rare_splits(&g[..n], n - j, &rare_pos[first..], &rare_val[first..]);
+            }
+        }
+    }
+
+    /// The speculative `G(n)` (Grossman fig. 3): the smallest common value that step 1 leaves
+    /// free, assuming the rare list is complete and `G(n)` is common. `None` if no common value
+    /// is free below the mark array's limit. A claim, for the verifier to check.
+    pub fn speculate(
+        &self,
+        g: &[Value],
+        n: usize,
+        rare_pos: &[u32],
+        rare_val: &[Value],
+        scratch: &mut Scratch,
+    ) -> Option<u32> {
+        self.mark_common_options(g, n, rare_pos, rare_val, &mut scratch.marks);
+        let candidate = candidate_and_leftover(
+            &scratch.marks,
+            &self.common_bits[n & 1],
+            &mut scratch.leftover,
+        );
+        (candidate < scratch.marks.limit()).then_some(candidate)
+    }
+
     /// The rule of `game` under `space` (the caller checks the space is valid for the game).
     pub fn new(game: &Game, space: SparseSpace) -> Rule {
         Rule {
@@ -257,34 +314,31 @@ impl Rule {
     /// The exact `G(n)` given `g = G(0..n)` (or more) and the rare positions below `n` with their
     /// values (increasing; the list may go past `n`, later entries are ignored), with the pairs
     /// scanned. `scratch` must have been fitted to the largest value in `g`.
-    pub fn value(&self, g: &[Value], n: usize, rare_pos: &[u32], rare_val: &[Value], scratch: &mut Scratch) -> (u32, u64) {
+    pub fn value(
+        &self,
+        g: &[Value],
+        n: usize,
+        rare_pos: &[u32],
+        rare_val: &[Value],
+        scratch: &mut Scratch,
+    ) -> (u32, u64) {
+        self.mark_common_options(g, n, rare_pos, rare_val, &mut scratch.marks);
         let marks = &mut scratch.marks;
-        marks.begin();
-        // Step 1: options that can be common.
-        for &j in &self.take_all {
-            if n == j {
-                marks.mark(0);
-            }
-        }
-        for &j in &self.single {
-            if n > j {
-                marks.mark(g[n - j]);
-            }
-        }
-        let first = usize::from(rare_pos.first() == Some(&0));
-        for &j in &self.splits {
-            if n >= j + 2 {
-                marks.mark_rare_splits(&g[..n], n - j, &rare_pos[first..], &rare_val[first..]);
-            }
-        }
         // Candidate and leftover rares in one pass.
-        let candidate = candidate_and_leftover(marks, &self.common_bits[n & 1], &mut scratch.leftover);
+        let candidate =
+            candidate_and_leftover(marks, &self.common_bits[n & 1], &mut scratch.leftover);
         // Step 2: prove the candidate by covering the leftover rares.
         let mut pairs = 0;
         if !scratch.leftover.is_empty() {
             pairs = prove(g, n, &self.splits, marks, &mut scratch.leftover);
         }
-        (scratch.leftover.first().map_or(candidate, |&r| u32::from(r)), pairs)
+        (
+            scratch
+                .leftover
+                .first()
+                .map_or(candidate, |&r| u32::from(r)),
+            pairs,
+        )
     }
 }
 
@@ -330,7 +384,13 @@ fn candidate_and_leftover(marks: &MexMarks, common: &[u64], leftover: &mut Vec<u
 /// are left, then compares pairs against the few still wanted ([`find_in_pairs`]). Stops when
 /// none is left (leftover empty) or all splits are done (leftover keeps the uncovered ones, in
 /// increasing order). Returns the pairs scanned.
-fn prove(g: &[Value], n: usize, splits: &[usize], marks: &mut MexMarks, leftover: &mut Vec<u16>) -> u64 {
+fn prove(
+    g: &[Value],
+    n: usize,
+    splits: &[usize],
+    marks: &mut MexMarks,
+    leftover: &mut Vec<u16>,
+) -> u64 {
     // Small marking chunks keep the overshoot past the last needed pair small; the leftover list
     // is short after the first chunk, so filtering it is cheap.
     const MARK_CHUNK: usize = 128;
@@ -344,7 +404,11 @@ fn prove(g: &[Value], n: usize, splits: &[usize], marks: &mut MexMarks, leftover
         let half = m / 2;
         let mut a = 1;
         while a <= half {
-            let chunk = if leftover.len() > 8 { MARK_CHUNK } else { COMPARE_CHUNK };
+            let chunk = if leftover.len() > 8 {
+                MARK_CHUNK
+            } else {
+                COMPARE_CHUNK
+            };
             let end = (a + chunk).min(half + 1);
             // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
             let (low, high) = (&g[a..end], &g[m + 1 - end..=m - a]);
@@ -355,8 +419,16 @@ fn prove(g: &[Value], n: usize, splits: &[usize], marks: &mut MexMarks, leftover
                 let found = match leftover.len() {
                     1 => find_in_pairs(low, high, &[leftover[0]]),
                     2 => find_in_pairs(low, high, &[leftover[0], leftover[1]]),
-                    3 | 4 => find_in_pairs(low, high, &std::array::from_fn::<_, 4, _>(|k| leftover[k.min(leftover.len() - 1)])),
-                    _ => find_in_pairs(low, high, &std::array::from_fn::<_, 8, _>(|k| leftover[k.min(leftover.len() - 1)])),
+                    3 | 4 => find_in_pairs(
+                        low,
+                        high,
+                        &std::array::from_fn::<_, 4, _>(|k| leftover[k.min(leftover.len() - 1)]),
+                    ),
+                    _ => find_in_pairs(
+                        low,
+                        high,
+                        &std::array::from_fn::<_, 8, _>(|k| leftover[k.min(leftover.len() - 1)]),
+                    ),
                 };
                 let mut k = 0;
                 leftover.retain(|_| {

@@ -149,7 +149,11 @@ impl MexMarks {
 /// For each `k`, whether some pair `low[i] ^ high[high.len() - 1 - i]` equals `wanted[k]`
 /// (bit `k` of the result). Branch-free lane compares over 16 pairs at a time, so it runs in
 /// vector registers; it pays off once few values are still wanted (the long tail of a proof).
-pub(crate) fn find_in_pairs<const K: usize>(low: &[Value], high: &[Value], wanted: &[Value; K]) -> u32 {
+pub(crate) fn find_in_pairs<const K: usize>(
+    low: &[Value],
+    high: &[Value],
+    wanted: &[Value; K],
+) -> u32 {
     let mut acc = [[0u16; 16]; K];
     let mut lows = low.chunks_exact(16);
     let mut highs = high.rchunks_exact(16);

@@ -39,7 +39,10 @@ pub struct Compression {
 impl Compression {
     /// `None` for a position-type space or an empty mask.
     pub fn new(space: SparseSpace) -> Option<Compression> {
-        (!space.by_position && space.mask != 0).then(|| Compression { bit: space.mask.trailing_zeros(), mask: space.mask })
+        (!space.by_position && space.mask != 0).then(|| Compression {
+            bit: space.mask.trailing_zeros(),
+            mask: space.mask,
+        })
     }
 
     /// The byte of `v`, or `None` if it does not fit.
@@ -66,7 +69,9 @@ impl Compression {
 pub enum SpecError {
     #[error("sparse space {0} has no byte compression (position type or empty mask)")]
     NoCompression(SparseSpace),
-    #[error("speculation must start after heap {need}, not at {start}: earlier heaps read rare partners")]
+    #[error(
+        "speculation must start after heap {need}, not at {start}: earlier heaps read rare partners"
+    )]
     TooEarly { start: u64, need: u64 },
     #[error("value {value} at heap {at} does not fit in a byte")]
     TooWide { at: u64, value: Value },
@@ -105,7 +110,14 @@ impl Speculative {
     /// # Errors
     /// [`SpecError`] if the space has no byte compression, if `history` is too short for every
     /// partner heap to be past the last rare position, or if a value in the window is too wide.
-    pub fn new(game: &Game, space: SparseSpace, rares: &[(u64, Value)], history: &[Value], threads: usize, block: usize) -> Result<Speculative, SpecError> {
+    pub fn new(
+        game: &Game,
+        space: SparseSpace,
+        rares: &[(u64, Value)],
+        history: &[Value],
+        threads: usize,
+        block: usize,
+    ) -> Result<Speculative, SpecError> {
         let compression = Compression::new(space).ok_or(SpecError::NoCompression(space))?;
         let block = block.max(8);
         let last = rares.last().map_or(0, |r| r.0);
@@ -121,7 +133,9 @@ impl Speculative {
         }
         for j in game.split_moves() {
             for &(a, r) in rares.iter().filter(|r| r.0 >= 1) {
-                let r = compression.compress(r).ok_or(SpecError::TooWide { at: a, value: r })?;
+                let r = compression
+                    .compress(r)
+                    .ok_or(SpecError::TooWide { at: a, value: r })?;
                 entries.push((j + a as usize, r));
             }
         }
@@ -131,10 +145,22 @@ impl Speculative {
         let from = history.len().saturating_sub(reach + 2 * block);
         let mut buf = Vec::with_capacity(reach + 4 * block + (1 << 16));
         for (i, &v) in history.iter().enumerate().skip(from) {
-            buf.push(compression.compress(v).ok_or(SpecError::TooWide { at: i as u64, value: v })?);
+            buf.push(compression.compress(v).ok_or(SpecError::TooWide {
+                at: i as u64,
+                value: v,
+            })?);
         }
         let threads = threads.max(1);
-        Ok(Speculative { compression, far, near, block, reach, buf, base: from as u64, threads })
+        Ok(Speculative {
+            compression,
+            far,
+            near,
+            block,
+            reach,
+            buf,
+            base: from as u64,
+            threads,
+        })
     }
 
     /// The next heap to compute.
@@ -159,14 +185,28 @@ impl Speculative {
         let failed = if self.threads == 1 || blocks < 2 {
             run_blocks_alone(&mut self.buf, start, blocks, b, &self.near, &self.far)
         } else {
-            run_blocks_threaded(&mut self.buf, start, blocks, b, &self.near, &self.far, self.threads)
+            run_blocks_threaded(
+                &mut self.buf,
+                start,
+                blocks,
+                b,
+                &self.near,
+                &self.far,
+                self.threads,
+            )
         };
         let mut result = Ok(());
         if let Some(at) = failed {
             self.buf.truncate(at);
-            result = Err(Overflow { at: self.base + at as u64 });
+            result = Err(Overflow {
+                at: self.base + at as u64,
+            });
         }
-        out.extend(self.buf[start..].iter().map(|&c| self.compression.expand_common(c)));
+        out.extend(
+            self.buf[start..]
+                .iter()
+                .map(|&c| self.compression.expand_common(c)),
+        );
         result
     }
 
@@ -183,7 +223,14 @@ impl Speculative {
 
 /// One thread: for each block, its near marks and mex, then the far marks of the next block.
 /// Returns the buffer index where no byte value was free, if any.
-fn run_blocks_alone(buf: &mut [u8], start: usize, blocks: usize, b: usize, near: &[(usize, u8)], far: &[(usize, u8)]) -> Option<usize> {
+fn run_blocks_alone(
+    buf: &mut [u8],
+    start: usize,
+    blocks: usize,
+    b: usize,
+    near: &[(usize, u8)],
+    far: &[(usize, u8)],
+) -> Option<usize> {
     let mut current: Vec<Row> = vec![[0; 256]; b];
     let mut next: Vec<Row> = vec![[0; 256]; b];
     far_marks(&buf[..start], start, far, &mut current);
@@ -225,7 +272,15 @@ impl<T> Shared<T> {
 /// writes only its own rows range of `rows[(k + 1) % 2]`; every far read is of `buf[.. s_k]`,
 /// written in earlier steps and published by the Release store of the step counter.
 #[allow(clippy::too_many_arguments)]
-fn run_blocks_threaded(buf: &mut [u8], start: usize, blocks: usize, b: usize, near: &[(usize, u8)], far: &[(usize, u8)], threads: usize) -> Option<usize> {
+fn run_blocks_threaded(
+    buf: &mut [u8],
+    start: usize,
+    blocks: usize,
+    b: usize,
+    near: &[(usize, u8)],
+    far: &[(usize, u8)],
+    threads: usize,
+) -> Option<usize> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let mut rows: [Vec<Row>; 2] = [vec![[0; 256]; b], vec![[0; 256]; b]];
     far_marks(&buf[..start], start, far, &mut rows[0]);
@@ -242,7 +297,11 @@ fn run_blocks_threaded(buf: &mut [u8], start: usize, blocks: usize, b: usize, ne
         let mut spins = 0u32;
         while !cond() {
             spins += 1;
-            if spins < 1 << 14 { std::hint::spin_loop() } else { std::thread::yield_now() }
+            if spins < 1 << 14 {
+                std::hint::spin_loop()
+            } else {
+                std::thread::yield_now()
+            }
         }
     };
     let mut failed = None;
@@ -262,7 +321,8 @@ fn run_blocks_threaded(buf: &mut [u8], start: usize, blocks: usize, b: usize, ne
                     // writes rows lo..hi of block k, which no other thread touches in this step.
                     let (done, rows) = unsafe {
                         let done = std::slice::from_raw_parts(buf_ptr.get(), s - b);
-                        let rows = std::slice::from_raw_parts_mut(rows_ptr[k % 2].get().add(lo), hi - lo);
+                        let rows =
+                            std::slice::from_raw_parts_mut(rows_ptr[k % 2].get().add(lo), hi - lo);
                         (done, rows)
                     };
                     far_marks(done, s + lo, far, rows);
@@ -275,7 +335,8 @@ fn run_blocks_threaded(buf: &mut [u8], start: usize, blocks: usize, b: usize, ne
             if k + 1 < blocks {
                 // Rows of block k + 1 were block k - 1's: every helper is done with them.
                 // SAFETY: no helper runs before `step` reaches k + 1.
-                let next = unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), b) };
+                let next =
+                    unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), b) };
                 next.iter_mut().for_each(|r| *r = [0; 256]);
                 step.store(k + 1, Ordering::Release);
             }
@@ -295,7 +356,8 @@ fn run_blocks_threaded(buf: &mut [u8], start: usize, blocks: usize, b: usize, ne
             }
             if k + 1 < blocks {
                 // SAFETY: rows ..first of block k + 1 are the main thread's share.
-                let mine = unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), first) };
+                let mine =
+                    unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), first) };
                 let done = unsafe { std::slice::from_raw_parts(buf_ptr.get(), s) };
                 far_marks(done, s + b, far, mine);
                 wait(&|| finished.load(Ordering::Acquire) >= (threads - 1) * (k + 1));
@@ -330,11 +392,21 @@ fn far_marks(done: &[u8], first_heap: usize, far: &[(usize, u8)], rows: &mut [Ro
 
 /// Finishes the block starting at heap `s`: near marks, then the mex, heap by heap. Returns
 /// the index in the block where no byte value is free, if any.
-fn near_marks_and_mex(done: &[u8], block: &mut [u8], s: usize, near: &[(usize, u8)], rows: &mut [Row]) -> Result<(), usize> {
+fn near_marks_and_mex(
+    done: &[u8],
+    block: &mut [u8],
+    s: usize,
+    near: &[(usize, u8)],
+    rows: &mut [Row],
+) -> Result<(), usize> {
     for i in 0..block.len() {
         let row = &mut rows[i];
         for &(d, r) in near {
-            let x = if d <= i { block[i - d] } else { done[s + i - d] };
+            let x = if d <= i {
+                block[i - d]
+            } else {
+                done[s + i - d]
+            };
             row[(x ^ r) as usize] = 1;
         }
         block[i] = first_free(row).ok_or(i)?;
@@ -375,7 +447,10 @@ mod tests {
     #[test]
     fn compression_is_order_preserving_and_xor_compatible_for_any_mask() {
         for mask in [0x1ee, 0x5b, 0x1e, 0xf, 0x1b, 0x7b8] {
-            let space = SparseSpace { mask, by_position: false };
+            let space = SparseSpace {
+                mask,
+                by_position: false,
+            };
             let c = Compression::new(space).unwrap();
             let common: Vec<u16> = (0..512).filter(|&v| !space.is_rare(0, v)).collect();
             for w in common.windows(2) {
@@ -383,7 +458,10 @@ mod tests {
             }
             for &x in &common[..40] {
                 for y in 0..300u16 {
-                    assert_eq!(c.compress(x ^ y).unwrap(), c.compress(x).unwrap() ^ c.compress(y).unwrap());
+                    assert_eq!(
+                        c.compress(x ^ y).unwrap(),
+                        c.compress(x).unwrap() ^ c.compress(y).unwrap()
+                    );
                 }
             }
         }

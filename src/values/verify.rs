@@ -64,7 +64,14 @@ impl Verifier {
         let sample = &claims[..claims.len().min(1 << 20)];
         let allow = SparseSpace::position_type_allowed(game);
         let space = SparseSpace::best_for(sample, allow).map_or(SparseSpace::default(), |b| b.0);
-        let mut verifier = Verifier { game: game.clone(), rule: Rule::new(game, space), rare_pos: Vec::new(), rare_val: Vec::new(), max: 0, seen: 0 };
+        let mut verifier = Verifier {
+            game: game.clone(),
+            rule: Rule::new(game, space),
+            rare_pos: Vec::new(),
+            rare_val: Vec::new(),
+            max: 0,
+            seen: 0,
+        };
         verifier.extend(claims);
         verifier
     }
@@ -98,7 +105,9 @@ impl Verifier {
     /// The exact `G(n)` from the claims before it; every claim before `n` must have been noted.
     pub fn exact_value(&self, claims: &[Value], n: usize, scratch: &mut Scratch) -> u32 {
         debug_assert!(self.seen >= n && self.rare_pos.windows(2).all(|w| w[0] < w[1]));
-        self.rule.value(&claims[..n], n, &self.rare_pos, &self.rare_val, scratch).0
+        self.rule
+            .value(&claims[..n], n, &self.rare_pos, &self.rare_val, scratch)
+            .0
     }
 
     /// Checks `claims[from..to]` in parallel (on the current rayon pool).
@@ -118,7 +127,11 @@ impl Verifier {
                 |scratch, n| (n, self.exact_value(claims, n, scratch)),
             )
             .find_first(|&(n, exact)| exact != u32::from(claims[n]));
-        let first_wrong = wrong.map(|(n, exact)| Wrong { heap: n as u64, claimed: claims[n], exact: exact.min(65535) as Value });
+        let first_wrong = wrong.map(|(n, exact)| Wrong {
+            heap: n as u64,
+            claimed: claims[n],
+            exact: exact.min(65535) as Value,
+        });
         Verdict {
             game: self.game.to_string(),
             from,
@@ -152,7 +165,14 @@ mod tests {
         let truth = claims[3000];
         claims[3000] ^= 4;
         let verdict = verify_interval(&game, &claims, 2000, 4000);
-        assert_eq!(verdict.first_wrong, Some(Wrong { heap: 3000, claimed: truth ^ 4, exact: truth }));
+        assert_eq!(
+            verdict.first_wrong,
+            Some(Wrong {
+                heap: 3000,
+                claimed: truth ^ 4,
+                exact: truth
+            })
+        );
         assert_eq!(verdict.verified_to, 3000);
         // An interval that ends before the damage is clean.
         assert!(verify_interval(&game, &claims, 2000, 3000).ok());

@@ -1,0 +1,338 @@
+//! The long-run engine (issue: speculative generator, verifier, rollback, checkpoints) against
+//! the exact generator, the naive one and the C baseline's checksum.
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use grundy::io::ValuesDump;
+use grundy::run::{RunConfig, run};
+use grundy::values::checksum;
+use grundy::values::naive_values;
+use grundy::values::verify::verify_interval;
+use grundy::{ExactGenerator, Game};
+
+use crate::shared::{baseline_checksum, solved_games};
+
+fn exact(game: &Game, n: usize) -> Vec<u16> {
+    let mut g = ExactGenerator::new(game);
+    g.extend_to(n).unwrap();
+    g.into_values()
+}
+
+fn first_difference(a: &[u16], b: &[u16]) -> Option<usize> {
+    (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i))
+}
+
+#[test]
+fn officers_to_2_20_equals_exact_and_the_c_speculative_checksum() {
+    let n = 1 << 20;
+    for threads in [1, 2] {
+        let mut config = RunConfig::new(Game::officers(), n);
+        config.threads = threads;
+        let (report, values) = run(config, &mut |_| {}).unwrap();
+        assert_eq!(report.verified_to, n, "threads {threads}");
+        assert!(
+            report.speculative_values > n / 2,
+            "the speculative path was not used"
+        );
+        assert_eq!(
+            first_difference(&values, &exact(&Game::officers(), n as usize)),
+            None,
+            "threads {threads}"
+        );
+        assert_eq!(
+            report.checksum,
+            baseline_checksum("speculative", n),
+            "threads {threads}"
+        );
+    }
+}
+
+#[test]
+fn solved_games_equal_exact() {
+    for row in solved_games()
+        .iter()
+        .filter(|r| [".45", ".356", ".16", ".56", ".4", ".17"].contains(&r.code.as_str()))
+    {
+        let game: Game = row.code.parse().unwrap();
+        let n = 1 << 17;
+        let mut config = RunConfig::new(game.clone(), n);
+        config.chunk = 1 << 14;
+        let (report, values) = run(config, &mut |_| {}).unwrap();
+        assert_eq!(report.verified_to, n, "{}", row.code);
+        assert_eq!(
+            first_difference(&values, &exact(&game, n as usize)),
+            None,
+            "{}",
+            row.code
+        );
+    }
+}
+
+#[test]
+fn incomplete_rare_table_is_repaired_by_rollbacks() {
+    // Speculate from heap 5000 with only the rares below it: every later rare value (and every
+    // value the old table got wrong) must be caught by the verifier and rolled back.
+    let n = 1 << 16;
+    let mut config = RunConfig::new(Game::officers(), n);
+    config.speculate_from = Some(5000);
+    config.chunk = 4096;
+    let (report, values) = run(config, &mut |_| {}).unwrap();
+    let truth = exact(&Game::officers(), n as usize);
+    assert_eq!(first_difference(&values, &truth), None);
+    assert_eq!(report.verified_to, n);
+    assert!(
+        report.rollbacks.iter().any(|r| r.new_rare),
+        "no new rare value was found"
+    );
+    for rb in &report.rollbacks {
+        assert_eq!(rb.exact, truth[rb.heap as usize]);
+        assert_ne!(rb.claimed, rb.exact);
+    }
+    // The rare table at the end is the true one (checked against the exact generator's).
+    let mut g = ExactGenerator::new(&Game::officers());
+    g.extend_to(n as usize).unwrap();
+    assert_eq!(
+        report.rare_table,
+        g.rares().map(|(p, v)| (p as u64, v)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn values_beyond_511_fall_back_to_the_exact_rule() {
+    let game: Game = ".04".parse().unwrap();
+    let n = 40_000;
+    let (report, values) = run(RunConfig::new(game.clone(), n), &mut |_| {}).unwrap();
+    assert!(*values.iter().max().unwrap() > 511);
+    assert_eq!(
+        first_difference(&values, &naive_values(&game, n as usize).unwrap()),
+        None
+    );
+    assert_eq!(report.verified_to, n);
+}
+
+#[test]
+fn unverified_runs_say_so() {
+    let mut config = RunConfig::new(Game::officers(), 1 << 17);
+    config.verify = false;
+    let (report, values) = run(config, &mut |_| {}).unwrap();
+    assert!(report.verified_to < report.values);
+    assert_eq!(
+        checksum(&values),
+        checksum(&exact(&Game::officers(), 1 << 17))
+    );
+}
+
+fn grundy() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+}
+
+fn run_args(checkpoint: &Path, n: &str) -> Vec<String> {
+    [
+        "run",
+        "officers",
+        "--to",
+        n,
+        "--threads",
+        "2",
+        "--chunk",
+        "2^15",
+        "--checkpoint-every",
+        "0.02",
+        "--checkpoint",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([checkpoint.display().to_string()])
+    .collect()
+}
+
+fn checksum_line(stdout: &[u8]) -> String {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .find(|l| l.starts_with("checksum"))
+        .expect("checksum line")
+        .to_string()
+}
+
+#[test]
+fn killed_runs_resume_to_the_same_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = "2^21";
+    let reference = grundy()
+        .args(["run", "officers", "--to", n, "--threads", "2"])
+        .output()
+        .unwrap();
+    assert!(reference.status.success());
+    let expected = checksum_line(&reference.stdout);
+    let path = dir.path().join("run.ckpt");
+    // Start, kill with SIGKILL after a while, resume, kill again... then let it finish.
+    let mut finished = None;
+    for (round, wait_ms) in [300u64, 400, 250, 600, 350].into_iter().enumerate() {
+        let mut args = run_args(&path, n);
+        if path.exists() {
+            args.push("--resume".into());
+        }
+        let mut child = grundy()
+            .args(&args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(wait_ms));
+        if child.try_wait().unwrap().is_some() {
+            finished = Some(child.wait_with_output().unwrap());
+            break;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert!(
+            round == 0 || path.exists(),
+            "no checkpoint after round {round}"
+        );
+    }
+    let out = match finished {
+        Some(out) => out,
+        None => {
+            let mut args = run_args(&path, n);
+            args.push("--resume".into());
+            grundy().args(&args).output().unwrap()
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(checksum_line(&out.stdout), expected);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("all verified"));
+}
+
+#[test]
+fn corrupt_or_foreign_checkpoints_are_refused_and_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ckpt");
+    let first = grundy().args(run_args(&path, "2^17")).output().unwrap();
+    assert!(first.status.success());
+    // Without --resume an existing checkpoint is never overwritten.
+    let again = grundy().args(run_args(&path, "2^17")).output().unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    // Another game's run refuses it.
+    let mut foreign = run_args(&path, "2^17");
+    foreign[1] = ".56".into();
+    foreign.push("--resume".into());
+    let out = grundy().args(&foreign).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not .56"));
+    // A damaged checkpoint is refused with one line, and left exactly as it was.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let damaged = text.replacen("\"verified_to\":", "\"verified_to\":1", 1);
+    std::fs::write(&path, &damaged).unwrap();
+    let mut resume = run_args(&path, "2^17");
+    resume.push("--resume".into());
+    let out = grundy().args(&resume).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("corrupt"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), damaged);
+}
+
+#[test]
+fn verify_command_checks_a_dump_and_names_a_wrong_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.bin");
+    let out = grundy()
+        .args([
+            "values",
+            ".6",
+            "-n",
+            "60000",
+            "--format",
+            "bin",
+            "--out",
+            good.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let verdict_path = dir.path().join("verdict.json");
+    let ok = grundy()
+        .args([
+            "verify",
+            "--values",
+            good.to_str().unwrap(),
+            "--from",
+            "30000",
+            "--to",
+            "60000",
+            "--out",
+            verdict_path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(ok.status.success());
+    let verdict: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&verdict_path).unwrap()).unwrap();
+    assert_eq!(verdict["verified_to"], 60000);
+    assert!(verdict["first_wrong"].is_null());
+    // Damage one value (a valid dump otherwise): the verdict names exactly that heap.
+    let mut dump = ValuesDump::read_bin(&good).unwrap();
+    let truth = dump.values[44444];
+    dump.values[44444] ^= 1;
+    let bad = dir.path().join("bad.bin");
+    std::fs::write(&bad, dump.to_bin()).unwrap();
+    let out = grundy()
+        .args([
+            "verify",
+            "--values",
+            bad.to_str().unwrap(),
+            "--from",
+            "30000",
+            "--to",
+            "60000",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(verdict["first_wrong"]["heap"], 44444);
+    assert_eq!(verdict["first_wrong"]["exact"], truth);
+    // The library call agrees with the process.
+    assert_eq!(
+        verify_interval(&Game::officers(), &dump.values, 30000, 60000).verified_to,
+        44444
+    );
+    // Bad input: an interval outside the dump, a corrupt file.
+    let line = grundy()
+        .args([
+            "verify",
+            "--values",
+            good.to_str().unwrap(),
+            "--from",
+            "5",
+            "--to",
+            "70000",
+        ])
+        .output()
+        .unwrap();
+    assert!(!line.status.success());
+    let mut bytes = std::fs::read(&good).unwrap();
+    bytes[100] ^= 1;
+    std::fs::write(&bad, bytes).unwrap();
+    let out = grundy()
+        .args([
+            "verify",
+            "--values",
+            bad.to_str().unwrap(),
+            "--from",
+            "5",
+            "--to",
+            "50",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("CRC"));
+}
