@@ -170,3 +170,103 @@ mod tests {
         assert!(parse_baseline("garbage").is_err());
     }
 }
+
+/// The exact prefix the speculative timings start from (not timed, as in the C baseline):
+/// `2 (last rare + 1) + 2` heaps, like `run.sh speculative`.
+fn speculative_start(game: &Game) -> Result<ExactGenerator, crate::values::ValueError> {
+    let mut generator = ExactGenerator::new(game);
+    generator.extend_to(1 << 15)?;
+    let last = generator.rares().last().map_or(0, |r| r.0);
+    generator.extend_to(2 * (last + 1) + 2)?;
+    Ok(generator)
+}
+
+/// Times the speculative generator alone (no verification) on `G(start..n)` with `threads`.
+///
+/// # Errors
+/// A value beyond 16 bits in the prefix, or a game without byte compression.
+pub fn time_speculative(game: &Game, n: u64, threads: usize, block: usize) -> anyhow::Result<Timing> {
+    let prefix = speculative_start(game)?;
+    let rares: Vec<(u64, crate::values::Value)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+    let mut values = prefix.values().to_vec();
+    let start = values.len();
+    let mut spec = crate::values::speculative::Speculative::new(game, prefix.space(), &rares, &values, threads, block)?;
+    values.reserve(n as usize);
+    let began = Instant::now();
+    while values.len() < n as usize {
+        let blocks = (n as usize - values.len()).div_ceil(block).min((1 << 16) / block);
+        spec.generate(blocks, &mut values).map_err(|o| anyhow::anyhow!("no byte value free at heap {}", o.at))?;
+    }
+    let seconds = began.elapsed().as_secs_f64();
+    values.truncate(n as usize);
+    let timed = n - start as u64;
+    Ok(Timing {
+        name: format!("grundy speculative T={threads}"),
+        values: timed,
+        seconds,
+        values_per_sec: timed as f64 / seconds,
+        checksum: checksum(&values),
+    })
+}
+
+/// Times the verifier on one thread over `G(n/2..n)` of true values.
+///
+/// # Errors
+/// A value beyond 16 bits.
+pub fn time_verifier(game: &Game, n: u64) -> anyhow::Result<Timing> {
+    let mut generator = ExactGenerator::new(game);
+    generator.extend_to(n as usize)?;
+    let values = generator.values();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build()?;
+    let began = Instant::now();
+    let verdict = pool.install(|| crate::values::verify::verify_interval(game, values, n / 2, n));
+    let seconds = began.elapsed().as_secs_f64();
+    anyhow::ensure!(verdict.ok(), "the verifier rejected a true value: {verdict:?}");
+    Ok(Timing {
+        name: "grundy verifier T=1".into(),
+        values: n - n / 2,
+        seconds,
+        values_per_sec: (n - n / 2) as f64 / seconds,
+        checksum: checksum(values),
+    })
+}
+
+/// The best (fastest) of `repeat` timings.
+///
+/// # Errors
+/// The first error of `time`.
+pub fn best_of<E>(repeat: usize, mut time: impl FnMut() -> Result<Timing, E>) -> Result<Timing, E> {
+    let mut best: Option<Timing> = None;
+    for _ in 0..repeat.max(1) {
+        let t = time()?;
+        if best.as_ref().is_none_or(|b| t.values_per_sec > b.values_per_sec) {
+            best = Some(t);
+        }
+    }
+    Ok(best.expect("at least one run"))
+}
+
+/// Everything `grundy bench speculative` measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct SpeculativeBench {
+    pub n: u64,
+    pub repeat: usize,
+    /// One thread against `run.sh speculative N`.
+    pub single: Comparison,
+    /// Each thread count against one thread: (threads, timing, ratio to one thread).
+    pub scaling: Vec<(usize, Timing, f64)>,
+    /// Verifier on one core against `run.sh rare_value` on one core.
+    pub verifier: Comparison,
+}
+
+impl SpeculativeBench {
+    pub fn render_text(&self) -> String {
+        let mut text = format!("speculative generator, one thread, best of {}:\n{}", self.repeat, self.single.render_text());
+        text += "threads:\n";
+        for (t, timing, ratio) in &self.scaling {
+            text += &format!("  T={t}: {:>12.0} values/s  {ratio:.2}x one thread  checksum {}\n", timing.values_per_sec, timing.checksum);
+        }
+        text += &format!("verifier per core:\n{}", self.verifier.render_text());
+        text
+    }
+}

@@ -124,6 +124,25 @@ enum Command {
 
 #[derive(Subcommand, Debug)]
 enum BenchKind {
+    /// Speculative generator on Officers against `run.sh speculative N`, thread scaling, and the
+    /// verifier per core against `run.sh rare_value`.
+    Speculative {
+        #[arg(long, short = 'n', value_parser = parse_count, default_value = "2^24")]
+        count: u64,
+        /// Thread counts to measure.
+        #[arg(long, value_delimiter = ',', default_value = "1,2")]
+        threads: Vec<usize>,
+        /// Take the best of this many runs of each (shared machines are noisy).
+        #[arg(long, default_value_t = 3)]
+        repeat: usize,
+        /// Values for the verifier comparison.
+        #[arg(long, value_parser = parse_count, default_value = "2^20")]
+        verify_count: u64,
+        #[arg(long, default_value = "../shared/bench/run.sh")]
+        baseline: PathBuf,
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// Exact generator on Officers against `run.sh rare_value N`.
     Exact {
         #[arg(long, short = 'n', value_parser = parse_count, default_value = "2^21")]
@@ -342,6 +361,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
             write_output(out.as_deref(), |w| w.write_all(json.as_bytes()))?;
             if !verdict.ok() {
                 return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Bench { what: BenchKind::Speculative { count, threads, repeat, verify_count, baseline, json } } => {
+            let officers = Game::officers();
+            let block = grundy::values::speculative::DEFAULT_BLOCK;
+            let single = bench::best_of(repeat, || bench::time_speculative(&officers, count, 1, block))?;
+            let base = bench::best_of(repeat, || bench::run_baseline(&baseline, "speculative", count))?;
+            let mut scaling = Vec::new();
+            for &t in &threads {
+                let timing = bench::best_of(repeat, || bench::time_speculative(&officers, count, t.max(1), block))?;
+                let ratio = timing.values_per_sec / single.values_per_sec;
+                scaling.push((t, timing, ratio));
+            }
+            let verifier = bench::best_of(repeat, || bench::time_verifier(&officers, verify_count))?;
+            let rare_value = bench::best_of(repeat, || bench::run_baseline(&baseline, "rare_value", verify_count))?;
+            let report = bench::SpeculativeBench {
+                n: count,
+                repeat,
+                single: bench::Comparison::new(single, base),
+                scaling,
+                verifier: bench::Comparison::new(verifier, rare_value),
+            };
+            print!("{}", report.render_text());
+            if let Some(path) = json {
+                write_output(Some(&path), |w| serde_json::to_writer_pretty(w, &report).map_err(std::io::Error::other))?;
+            }
+            if !report.single.checksums_equal || !report.verifier.checksums_equal {
+                bail!("checksums differ: the programs did not compute the same values");
             }
         }
         Command::Bench {

@@ -223,8 +223,8 @@ pub struct Rule {
 /// Working memory of one exact step (one per thread).
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    marks: MexMarks,
-    leftover: Vec<u16>,
+    pub(crate) marks: MexMarks,
+    pub(crate) leftover: Vec<u16>,
 }
 
 impl Scratch {
@@ -311,6 +311,11 @@ impl Rule {
         self.space
     }
 
+    /// Bean counts of the split moves.
+    pub(crate) fn splits(&self) -> &[usize] {
+        &self.splits
+    }
+
     /// The exact `G(n)` given `g = G(0..n)` (or more) and the rare positions below `n` with their
     /// values (increasing; the list may go past `n`, later entries are ignored), with the pairs
     /// scanned. `scratch` must have been fitted to the largest value in `g`.
@@ -384,7 +389,7 @@ fn candidate_and_leftover(marks: &MexMarks, common: &[u64], leftover: &mut Vec<u
 /// are left, then compares pairs against the few still wanted ([`find_in_pairs`]). Stops when
 /// none is left (leftover empty) or all splits are done (leftover keeps the uncovered ones, in
 /// increasing order). Returns the pairs scanned.
-fn prove(
+pub(crate) fn prove(
     g: &[Value],
     n: usize,
     splits: &[usize],
@@ -404,11 +409,9 @@ fn prove(
         let half = m / 2;
         let mut a = 1;
         while a <= half {
-            let chunk = if leftover.len() > 8 {
-                MARK_CHUNK
-            } else {
-                COMPARE_CHUNK
-            };
+            // While many rares are wanted none can be the last soon: filter the list less
+            // often (its cost is its length), about every 16 pairs per wanted value.
+            let chunk = if leftover.len() > 8 { (16 * leftover.len()).clamp(MARK_CHUNK, 2048) } else { COMPARE_CHUNK };
             let end = (a + chunk).min(half + 1);
             // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
             let (low, high) = (&g[a..end], &g[m + 1 - end..=m - a]);

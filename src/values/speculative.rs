@@ -86,7 +86,7 @@ pub struct Overflow {
 /// Block size `B` [default: 128] (near entries: offsets below `2B`).
 pub const DEFAULT_BLOCK: usize = 128;
 
-type Row = [u8; 256];
+pub(crate) type Row = [u8; 256];
 
 /// A speculative generator over a window of compressed values.
 pub struct Speculative {
@@ -139,7 +139,7 @@ impl Speculative {
                 entries.push((j + a as usize, r));
             }
         }
-        entries.sort_by(|x, y| y.0.cmp(&x.0));
+        entries.sort_by_key(|e| std::cmp::Reverse(e.0));
         let reach = entries.first().map_or(1, |e| e.0);
         let (far, near): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.0 >= 2 * block);
         let from = history.len().saturating_sub(reach + 2 * block);
@@ -219,6 +219,23 @@ impl Speculative {
             self.base += cut as u64;
         }
     }
+}
+
+/// The marking table: `(offset, compressed value)` for every single-heap move and every split
+/// with a rare part, by decreasing offset.
+///
+/// # Errors
+/// [`SpecError::TooWide`] if a rare value has no byte.
+pub(crate) fn marking_entries(game: &Game, compression: Compression, rares: &[(u64, Value)]) -> Result<Vec<(usize, u8)>, SpecError> {
+    let mut entries: Vec<(usize, u8)> = game.single_heap_moves().into_iter().map(|j| (j, 0)).collect();
+    for j in game.split_moves() {
+        for &(a, r) in rares.iter().filter(|r| r.0 >= 1) {
+            let r = compression.compress(r).ok_or(SpecError::TooWide { at: a, value: r })?;
+            entries.push((j + a as usize, r));
+        }
+    }
+    entries.sort_by_key(|e| std::cmp::Reverse(e.0));
+    Ok(entries)
 }
 
 /// One thread: for each block, its near marks and mex, then the far marks of the next block.
@@ -369,23 +386,30 @@ fn run_blocks_threaded(
 
 /// Far marks for heaps `first_heap ..` (one row each): for each entry, one sweep over a
 /// contiguous run of earlier values. `done` must reach every heap read.
-fn far_marks(done: &[u8], first_heap: usize, far: &[(usize, u8)], rows: &mut [Row]) {
-    // Eight heaps at a time from one 8-byte load: the compiler would otherwise widen each byte
-    // to a vector lane and extract it again, which costs more than the store itself.
+pub(crate) fn far_marks(done: &[u8], first_heap: usize, far: &[(usize, u8)], rows: &mut [Row]) {
+    // Eight heaps (rows) at a time, all entries for them before the next eight: the rows stay in
+    // L1 and each store is `row base + value + constant`. One 8-byte load gives the eight
+    // partner values of an entry; the compiler would otherwise widen each byte to a vector lane
+    // and extract it again, which costs more than the store itself.
     let spread = 0x0101_0101_0101_0101u64;
-    for &(d, r) in far {
-        let src = &done[first_heap - d..first_heap - d + rows.len()];
-        let mut rows8 = rows.chunks_exact_mut(8);
-        let mut src8 = src.chunks_exact(8);
-        for (rows8, src8) in rows8.by_ref().zip(src8.by_ref()) {
-            let rows8: &mut [Row; 8] = rows8.try_into().expect("8 rows");
-            let w = u64::from_le_bytes(src8.try_into().expect("8 bytes")) ^ (spread * u64::from(r));
+    let whole = rows.len() / 8 * 8;
+    let mut groups = rows.chunks_exact_mut(8);
+    for (g, rows8) in groups.by_ref().enumerate() {
+        let rows8: &mut [Row; 8] = rows8.try_into().expect("8 rows");
+        let heap = first_heap + 8 * g;
+        for &(d, r) in far {
+            let src: &[u8; 8] = done[heap - d..heap - d + 8].try_into().expect("8 bytes");
+            let w = u64::from_le_bytes(*src) ^ (spread * u64::from(r));
             for (k, row) in rows8.iter_mut().enumerate() {
                 row[((w >> (8 * k)) & 0xff) as usize] = 1;
             }
         }
-        for (row, &x) in rows8.into_remainder().iter_mut().zip(src8.remainder()) {
-            row[(x ^ r) as usize] = 1;
+    }
+    let rest = groups.into_remainder();
+    let heap = first_heap + whole;
+    for &(d, r) in far {
+        for (i, row) in rest.iter_mut().enumerate() {
+            row[(done[heap + i - d] ^ r) as usize] = 1;
         }
     }
 }
@@ -416,7 +440,7 @@ fn near_marks_and_mex(
 
 /// Index of the first zero byte of a row, eight bytes at a time.
 #[inline]
-fn first_free(row: &Row) -> Option<u8> {
+pub(crate) fn first_free(row: &Row) -> Option<u8> {
     for (w, chunk) in row.chunks_exact(8).enumerate() {
         let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
         let free = !word & 0x0101_0101_0101_0101;

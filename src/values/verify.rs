@@ -15,7 +15,8 @@ chosen from the claims themselves, so the verifier trusts nothing but the rule a
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use super::exact::{Rule, Scratch};
+use super::exact::{Rule, Scratch, prove};
+use super::speculative::{Compression, Row, far_marks, first_free, marking_entries};
 use super::{SparseSpace, Value};
 use crate::game::Game;
 
@@ -114,8 +115,26 @@ impl Verifier {
     pub fn check(&self, claims: &[Value], from: u64, to: u64) -> Verdict {
         let started = std::time::Instant::now();
         let to = to.min(claims.len() as u64);
+        let (from_u, to_u) = (from as usize, to as usize);
+        let fast = self.block_path(claims, from_u, to_u);
+        let split = fast.as_ref().map_or(to_u, |f| f.start);
+        let wrong = self.check_generic(claims, from_u, split).or_else(|| fast.and_then(|f| f.check(self, claims, to_u)));
+        let first_wrong = wrong.map(|(n, exact)| Wrong { heap: n as u64, claimed: claims[n], exact: exact.min(65535) as Value });
+        Verdict {
+            game: self.game.to_string(),
+            from,
+            to,
+            verified_to: first_wrong.map_or(to, |w| w.heap),
+            first_wrong,
+            sparse_space: self.space().to_string(),
+            seconds: started.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// First wrong claim in `[from, to)` by the exact rule, heap by heap, in parallel.
+    fn check_generic(&self, claims: &[Value], from: usize, to: usize) -> Option<(usize, u32)> {
         let max = self.max;
-        let wrong = (from as usize..to as usize)
+        (from..to)
             .into_par_iter()
             .with_min_len(256)
             .map_init(
@@ -126,21 +145,90 @@ impl Verifier {
                 },
                 |scratch, n| (n, self.exact_value(claims, n, scratch)),
             )
-            .find_first(|&(n, exact)| exact != u32::from(claims[n]));
-        let first_wrong = wrong.map(|(n, exact)| Wrong {
-            heap: n as u64,
-            claimed: claims[n],
-            exact: exact.min(65535) as Value,
-        });
-        Verdict {
-            game: self.game.to_string(),
-            from,
-            to,
-            verified_to: first_wrong.map_or(to, |w| w.heap),
-            first_wrong,
-            sparse_space: self.space().to_string(),
-            seconds: started.elapsed().as_secs_f64(),
+            .find_first(|&(n, exact)| exact != u32::from(claims[n]))
+    }
+
+    /// The byte-compressed block path for a tail of `[from, to)`, where it is sound: a value-type
+    /// space, no rare claim in `[from, to)`, every partner heap past the last rare, and every
+    /// claim it reads below 512. `None` where it does not apply.
+    fn block_path(&self, claims: &[Value], from: usize, to: usize) -> Option<BlockPath> {
+        let compression = Compression::new(self.space())?;
+        let below_to = self.rare_pos.partition_point(|&p| (p as usize) < to);
+        let below_from = self.rare_pos.partition_point(|&p| (p as usize) < from);
+        if below_to != below_from {
+            return None; // a rare claim inside: the exact rule handles it
         }
+        let rares: Vec<(u64, Value)> = self.rare_pos[..below_from].iter().zip(&self.rare_val).map(|(&p, &v)| (u64::from(p), v)).collect();
+        let last = rares.last().map_or(0, |r| r.0 as usize);
+        let start = from.max(2 * last + self.game.max_take() + 1);
+        let entries = marking_entries(&self.game, compression, &rares).ok()?;
+        let reach = entries.first().map_or(1, |e| e.0);
+        if start >= to || start < reach {
+            return None;
+        }
+        let base = start - reach;
+        let bytes: Option<Vec<u8>> = claims[base..to].iter().map(|&v| compression.compress(v)).collect();
+        let space = self.space();
+        let mut rare_values: Vec<Value> = (0..512).filter(|&v| space.is_rare(0, v)).collect();
+        rare_values.sort_unstable();
+        Some(BlockPath { compression, entries, bytes: bytes?, base, start, rare_values })
+    }
+}
+
+/// Verification of heaps whose claims are all common and compressible (see `block_path`).
+/// Step 1 is the speculative marking over known claims, a block of heaps at a time; the claim
+/// must be the first free common value. Step 1 marks only common values there, so the leftover
+/// rares are all rare values below the claim, and step 2 ([`prove`]) must cover them.
+struct BlockPath {
+    compression: Compression,
+    entries: Vec<(usize, u8)>,
+    /// Bytes of the claims from heap `base` on.
+    bytes: Vec<u8>,
+    base: usize,
+    start: usize,
+    rare_values: Vec<Value>,
+}
+
+impl BlockPath {
+    const BLOCK: usize = 128;
+
+    /// First wrong claim in `[start, to)`, with its exact value.
+    fn check(&self, verifier: &Verifier, claims: &[Value], to: usize) -> Option<(usize, u32)> {
+        let starts: Vec<usize> = (self.start..to).step_by(Self::BLOCK).collect();
+        let max = verifier.max;
+        starts
+            .into_par_iter()
+            .map_init(
+                || {
+                    let mut s = Scratch::new();
+                    s.fit(max);
+                    (vec![[0u8; 256]; Self::BLOCK], s)
+                },
+                |(rows, scratch), b0| self.check_block(verifier, claims, b0, (b0 + Self::BLOCK).min(to), rows, scratch),
+            )
+            .find_map_first(|wrong| wrong)
+    }
+
+    fn check_block(&self, verifier: &Verifier, claims: &[Value], b0: usize, b1: usize, rows: &mut [Row], scratch: &mut Scratch) -> Option<(usize, u32)> {
+        let rows = &mut rows[..b1 - b0];
+        rows.iter_mut().for_each(|r| *r = [0; 256]);
+        far_marks(&self.bytes, b0 - self.base, &self.entries, rows);
+        for (n, row) in (b0..b1).zip(rows.iter()) {
+            let claim = claims[n];
+            let candidate = first_free(row).map(|c| self.compression.expand_common(c));
+            let proven = candidate == Some(claim) && {
+                let below = self.rare_values.partition_point(|&v| v < claim);
+                scratch.leftover.clear();
+                scratch.leftover.extend_from_slice(&self.rare_values[..below]);
+                scratch.marks.begin();
+                prove(&claims[..n], n, verifier.rule.splits(), &mut scratch.marks, &mut scratch.leftover);
+                scratch.leftover.is_empty()
+            };
+            if !proven {
+                return Some((n, verifier.exact_value(claims, n, scratch)));
+            }
+        }
+        None
     }
 }
 
