@@ -185,17 +185,33 @@ fn speculative_start(game: &Game) -> Result<ExactGenerator, crate::values::Value
 ///
 /// # Errors
 /// A value beyond 16 bits in the prefix, or a game without byte compression.
-pub fn time_speculative(game: &Game, n: u64, threads: usize, block: usize) -> anyhow::Result<Timing> {
+pub fn time_speculative(
+    game: &Game,
+    n: u64,
+    threads: usize,
+    block: usize,
+) -> anyhow::Result<Timing> {
     let prefix = speculative_start(game)?;
-    let rares: Vec<(u64, crate::values::Value)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+    let rares: Vec<(u64, crate::values::Value)> =
+        prefix.rares().map(|(p, v)| (p as u64, v)).collect();
     let mut values = prefix.values().to_vec();
     let start = values.len();
-    let mut spec = crate::values::speculative::Speculative::new(game, prefix.space(), &rares, &values, threads, block)?;
+    let mut spec = crate::values::speculative::Speculative::new(
+        game,
+        prefix.space(),
+        &rares,
+        &values,
+        threads,
+        block,
+    )?;
     values.reserve(n as usize);
     let began = Instant::now();
     while values.len() < n as usize {
-        let blocks = (n as usize - values.len()).div_ceil(block).min((1 << 16) / block);
-        spec.generate(blocks, &mut values).map_err(|o| anyhow::anyhow!("no byte value free at heap {}", o.at))?;
+        let blocks = (n as usize - values.len())
+            .div_ceil(block)
+            .min((1 << 16) / block);
+        spec.generate(blocks, &mut values)
+            .map_err(|o| anyhow::anyhow!("no byte value free at heap {}", o.at))?;
     }
     let seconds = began.elapsed().as_secs_f64();
     values.truncate(n as usize);
@@ -221,7 +237,10 @@ pub fn time_verifier(game: &Game, n: u64) -> anyhow::Result<Timing> {
     let began = Instant::now();
     let verdict = pool.install(|| crate::values::verify::verify_interval(game, values, n / 2, n));
     let seconds = began.elapsed().as_secs_f64();
-    anyhow::ensure!(verdict.ok(), "the verifier rejected a true value: {verdict:?}");
+    anyhow::ensure!(
+        verdict.ok(),
+        "the verifier rejected a true value: {verdict:?}"
+    );
     Ok(Timing {
         name: "grundy verifier T=1".into(),
         values: n - n / 2,
@@ -239,7 +258,10 @@ pub fn best_of<E>(repeat: usize, mut time: impl FnMut() -> Result<Timing, E>) ->
     let mut best: Option<Timing> = None;
     for _ in 0..repeat.max(1) {
         let t = time()?;
-        if best.as_ref().is_none_or(|b| t.values_per_sec > b.values_per_sec) {
+        if best
+            .as_ref()
+            .is_none_or(|b| t.values_per_sec > b.values_per_sec)
+        {
             best = Some(t);
         }
     }
@@ -261,10 +283,17 @@ pub struct SpeculativeBench {
 
 impl SpeculativeBench {
     pub fn render_text(&self) -> String {
-        let mut text = format!("speculative generator, one thread, best of {}:\n{}", self.repeat, self.single.render_text());
+        let mut text = format!(
+            "speculative generator, one thread, best of {}:\n{}",
+            self.repeat,
+            self.single.render_text()
+        );
         text += "threads:\n";
         for (t, timing, ratio) in &self.scaling {
-            text += &format!("  T={t}: {:>12.0} values/s  {ratio:.2}x one thread  checksum {}\n", timing.values_per_sec, timing.checksum);
+            text += &format!(
+                "  T={t}: {:>12.0} values/s  {ratio:.2}x one thread  checksum {}\n",
+                timing.values_per_sec, timing.checksum
+            );
         }
         text += &format!("verifier per core:\n{}", self.verifier.render_text());
         text

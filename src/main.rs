@@ -363,19 +363,38 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(1));
             }
         }
-        Command::Bench { what: BenchKind::Speculative { count, threads, repeat, verify_count, baseline, json } } => {
+        Command::Bench {
+            what:
+                BenchKind::Speculative {
+                    count,
+                    threads,
+                    repeat,
+                    verify_count,
+                    baseline,
+                    json,
+                },
+        } => {
             let officers = Game::officers();
             let block = grundy::values::speculative::DEFAULT_BLOCK;
-            let single = bench::best_of(repeat, || bench::time_speculative(&officers, count, 1, block))?;
-            let base = bench::best_of(repeat, || bench::run_baseline(&baseline, "speculative", count))?;
+            let single = bench::best_of(repeat, || {
+                bench::time_speculative(&officers, count, 1, block)
+            })?;
+            let base = bench::best_of(repeat, || {
+                bench::run_baseline(&baseline, "speculative", count)
+            })?;
             let mut scaling = Vec::new();
             for &t in &threads {
-                let timing = bench::best_of(repeat, || bench::time_speculative(&officers, count, t.max(1), block))?;
+                let timing = bench::best_of(repeat, || {
+                    bench::time_speculative(&officers, count, t.max(1), block)
+                })?;
                 let ratio = timing.values_per_sec / single.values_per_sec;
                 scaling.push((t, timing, ratio));
             }
-            let verifier = bench::best_of(repeat, || bench::time_verifier(&officers, verify_count))?;
-            let rare_value = bench::best_of(repeat, || bench::run_baseline(&baseline, "rare_value", verify_count))?;
+            let verifier =
+                bench::best_of(repeat, || bench::time_verifier(&officers, verify_count))?;
+            let rare_value = bench::best_of(repeat, || {
+                bench::run_baseline(&baseline, "rare_value", verify_count)
+            })?;
             let report = bench::SpeculativeBench {
                 n: count,
                 repeat,
@@ -385,7 +404,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             print!("{}", report.render_text());
             if let Some(path) = json {
-                write_output(Some(&path), |w| serde_json::to_writer_pretty(w, &report).map_err(std::io::Error::other))?;
+                write_output(Some(&path), |w| {
+                    serde_json::to_writer_pretty(w, &report).map_err(std::io::Error::other)
+                })?;
             }
             if !report.single.checksums_equal || !report.verifier.checksums_equal {
                 bail!("checksums differ: the programs did not compute the same values");

@@ -411,7 +411,11 @@ pub(crate) fn prove(
         while a <= half {
             // While many rares are wanted none can be the last soon: filter the list less
             // often (its cost is its length), about every 16 pairs per wanted value.
-            let chunk = if leftover.len() > 8 { (16 * leftover.len()).clamp(MARK_CHUNK, 2048) } else { COMPARE_CHUNK };
+            let chunk = if leftover.len() > 8 {
+                (16 * leftover.len()).clamp(MARK_CHUNK, 2048)
+            } else {
+                COMPARE_CHUNK
+            };
             let end = (a + chunk).min(half + 1);
             // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
             let (low, high) = (&g[a..end], &g[m + 1 - end..=m - a]);

@@ -118,8 +118,14 @@ impl Verifier {
         let (from_u, to_u) = (from as usize, to as usize);
         let fast = self.block_path(claims, from_u, to_u);
         let split = fast.as_ref().map_or(to_u, |f| f.start);
-        let wrong = self.check_generic(claims, from_u, split).or_else(|| fast.and_then(|f| f.check(self, claims, to_u)));
-        let first_wrong = wrong.map(|(n, exact)| Wrong { heap: n as u64, claimed: claims[n], exact: exact.min(65535) as Value });
+        let wrong = self
+            .check_generic(claims, from_u, split)
+            .or_else(|| fast.and_then(|f| f.check(self, claims, to_u)));
+        let first_wrong = wrong.map(|(n, exact)| Wrong {
+            heap: n as u64,
+            claimed: claims[n],
+            exact: exact.min(65535) as Value,
+        });
         Verdict {
             game: self.game.to_string(),
             from,
@@ -158,7 +164,11 @@ impl Verifier {
         if below_to != below_from {
             return None; // a rare claim inside: the exact rule handles it
         }
-        let rares: Vec<(u64, Value)> = self.rare_pos[..below_from].iter().zip(&self.rare_val).map(|(&p, &v)| (u64::from(p), v)).collect();
+        let rares: Vec<(u64, Value)> = self.rare_pos[..below_from]
+            .iter()
+            .zip(&self.rare_val)
+            .map(|(&p, &v)| (u64::from(p), v))
+            .collect();
         let last = rares.last().map_or(0, |r| r.0 as usize);
         let start = from.max(2 * last + self.game.max_take() + 1);
         let entries = marking_entries(&self.game, compression, &rares).ok()?;
@@ -167,11 +177,21 @@ impl Verifier {
             return None;
         }
         let base = start - reach;
-        let bytes: Option<Vec<u8>> = claims[base..to].iter().map(|&v| compression.compress(v)).collect();
+        let bytes: Option<Vec<u8>> = claims[base..to]
+            .iter()
+            .map(|&v| compression.compress(v))
+            .collect();
         let space = self.space();
         let mut rare_values: Vec<Value> = (0..512).filter(|&v| space.is_rare(0, v)).collect();
         rare_values.sort_unstable();
-        Some(BlockPath { compression, entries, bytes: bytes?, base, start, rare_values })
+        Some(BlockPath {
+            compression,
+            entries,
+            bytes: bytes?,
+            base,
+            start,
+            rare_values,
+        })
     }
 }
 
@@ -204,12 +224,29 @@ impl BlockPath {
                     s.fit(max);
                     (vec![[0u8; 256]; Self::BLOCK], s)
                 },
-                |(rows, scratch), b0| self.check_block(verifier, claims, b0, (b0 + Self::BLOCK).min(to), rows, scratch),
+                |(rows, scratch), b0| {
+                    self.check_block(
+                        verifier,
+                        claims,
+                        b0,
+                        (b0 + Self::BLOCK).min(to),
+                        rows,
+                        scratch,
+                    )
+                },
             )
             .find_map_first(|wrong| wrong)
     }
 
-    fn check_block(&self, verifier: &Verifier, claims: &[Value], b0: usize, b1: usize, rows: &mut [Row], scratch: &mut Scratch) -> Option<(usize, u32)> {
+    fn check_block(
+        &self,
+        verifier: &Verifier,
+        claims: &[Value],
+        b0: usize,
+        b1: usize,
+        rows: &mut [Row],
+        scratch: &mut Scratch,
+    ) -> Option<(usize, u32)> {
         let rows = &mut rows[..b1 - b0];
         rows.iter_mut().for_each(|r| *r = [0; 256]);
         far_marks(&self.bytes, b0 - self.base, &self.entries, rows);
@@ -219,9 +256,17 @@ impl BlockPath {
             let proven = candidate == Some(claim) && {
                 let below = self.rare_values.partition_point(|&v| v < claim);
                 scratch.leftover.clear();
-                scratch.leftover.extend_from_slice(&self.rare_values[..below]);
+                scratch
+                    .leftover
+                    .extend_from_slice(&self.rare_values[..below]);
                 scratch.marks.begin();
-                prove(&claims[..n], n, verifier.rule.splits(), &mut scratch.marks, &mut scratch.leftover);
+                prove(
+                    &claims[..n],
+                    n,
+                    verifier.rule.splits(),
+                    &mut scratch.marks,
+                    &mut scratch.leftover,
+                );
                 scratch.leftover.is_empty()
             };
             if !proven {
