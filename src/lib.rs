@@ -5,6 +5,7 @@ Modules, one job each:
 - [`game`]: octal codes and their move sets.
 - [`values`]: the naive oracle, the exact rare-value generator, sparse spaces.
 - [`stats`]: value statistics of a computed prefix.
+- [`period`]: hash search for periods and their proof by the Guy-Smith theorem.
 - [`io`]: atomic writes, rare tables, value dumps.
 - [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
 - [`run`]: long runs: speculate, verify, roll back, checkpoint.
@@ -14,6 +15,7 @@ Modules, one job each:
 pub mod bench;
 pub mod game;
 pub mod io;
+pub mod period;
 pub mod progress;
 pub mod run;
 pub mod stats;

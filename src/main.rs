@@ -76,6 +76,9 @@ enum Command {
         /// Do not verify: values past the exact prefix stay claims (reported as unverified).
         #[arg(long)]
         no_verify: bool,
+        /// Do not search for a period (to measure the search's cost).
+        #[arg(long)]
+        no_period: bool,
         /// End the exact prefix here and speculate from it (default: as early as the rule allows).
         #[arg(long, value_parser = parse_count)]
         speculate_from: Option<u64>,
@@ -112,6 +115,16 @@ enum Command {
         #[arg(long)]
         threads: Option<usize>,
         /// Write the verdict here (atomically) instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Find the period of a game from scratch and prove it (Guy-Smith); writes a JSON certificate.
+    Period {
+        game: String,
+        /// Give up after this many values (exit 1: no period proven).
+        #[arg(long, value_parser = parse_count, default_value = "2^26")]
+        max: u64,
+        /// Write the certificate here (atomically) instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -190,8 +203,18 @@ fn render_run(r: &grundy::run::RunReport) -> String {
             r.verified_to
         )
     };
+    let period = match &r.period {
+        Some(c) => format!(
+            "period {} from heap {} (proven: checked to {})",
+            c.period, c.preperiod, c.checked_to
+        ),
+        None => format!(
+            "no period in the first {} verified values ({} hash collisions)",
+            r.period_searched_to, r.hash_collisions
+        ),
+    };
     let mut text = format!(
-        "{}values {} ({verified})\nrate {:.0} values/s over {:.1} s with {} threads ({} speculative, {} exact)\nrollbacks {}\n",
+        "{}{period}\nvalues {} ({verified})\nrate {:.0} values/s over {:.1} s with {} threads ({} speculative, {} exact)\nrollbacks {}\n",
         r.stats.render_text(),
         r.values,
         r.values_per_sec,
@@ -294,6 +317,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             checkpoint_every,
             values_out,
             out,
+            no_period,
         } => {
             let game = parse_game(&game)?;
             if !(checkpoint_every > 0.0 && checkpoint_every.is_finite()) {
@@ -302,6 +326,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut config = RunConfig::new(game.clone(), to);
             config.threads = threads.unwrap_or(config.threads).max(1);
             config.verify = !no_verify;
+            config.period_search = !no_period;
             config.speculate_from = speculate_from;
             config.chunk = chunk.max(1) as usize;
             config.block = block.max(8);
@@ -361,6 +386,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
             write_output(out.as_deref(), |w| w.write_all(json.as_bytes()))?;
             if !verdict.ok() {
                 return Ok(ExitCode::from(1));
+            }
+        }
+        Command::Period { game, max, out } => {
+            let game = parse_game(&game)?;
+            let mut progress = Progress::new(max, "period");
+            let outcome = grundy::period::find_period(&game, max, &mut |n| progress.set(n))?;
+            progress.finish();
+            match outcome {
+                grundy::period::Outcome::Proven(cert) => {
+                    let json = serde_json::to_string_pretty(&cert)? + "\n";
+                    write_output(out.as_deref(), |w| w.write_all(json.as_bytes()))?;
+                    eprintln!(
+                        "{game}: period {} from heap {} (checked to {}, {:.3} s)",
+                        cert.period, cert.preperiod, cert.checked_to, cert.seconds
+                    );
+                }
+                grundy::period::Outcome::NotFound {
+                    searched,
+                    candidates_refuted,
+                    hash_collisions,
+                } => {
+                    eprintln!(
+                        "{game}: no period proven in the first {searched} values ({candidates_refuted} candidates refuted, {hash_collisions} hash collisions)"
+                    );
+                    return Ok(ExitCode::from(1));
+                }
             }
         }
         Command::Bench {

@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::game::Game;
 use crate::io::checkpoint::{Checkpoint, CheckpointError, Rollback};
+use crate::period::{Candidate, Certificate, Decision, PeriodSearch, decide};
 use crate::stats::Stats;
 use crate::values::exact::{Rule, Scratch};
 use crate::values::speculative::{DEFAULT_BLOCK, SpecError, Speculative};
@@ -52,6 +53,8 @@ pub struct RunConfig {
     pub resume: bool,
     /// Seconds between checkpoints [default: 10].
     pub checkpoint_every: Duration,
+    /// Search for a period on the verified values (rolling hash, Guy-Smith proof) [default: true].
+    pub period_search: bool,
 }
 
 impl RunConfig {
@@ -67,6 +70,7 @@ impl RunConfig {
             checkpoint: None,
             resume: false,
             checkpoint_every: Duration::from_secs(10),
+            period_search: true,
         }
     }
 }
@@ -88,6 +92,12 @@ pub struct RunReport {
     pub threads: usize,
     pub seconds: f64,
     pub values_per_sec: f64,
+    /// A proven period, if the search found one (the run then stops early).
+    pub period: Option<Certificate>,
+    /// Heaps the period search looked at, its refuted candidates and hash collisions.
+    pub period_searched_to: u64,
+    pub period_candidates_refuted: u64,
+    pub hash_collisions: u64,
     pub stats: Stats,
 }
 
@@ -142,6 +152,10 @@ struct Engine {
     exact_values: u64,
     checkpoint: Option<Checkpoint>,
     seconds_before: f64,
+    search: PeriodSearch,
+    pending: Option<Candidate>,
+    refuted: u64,
+    period: Option<Certificate>,
 }
 
 /// Runs `config`, calling `progress` after every chunk; returns the report and all values.
@@ -163,6 +177,9 @@ pub fn run(
     let mut last_save = Instant::now();
     while (engine.history.len() as u64) < engine.config.to {
         pool.install(|| engine.round())?;
+        if engine.config.period_search && engine.search_period() {
+            break;
+        }
         if last_save.elapsed() >= engine.config.checkpoint_every {
             engine.save(started)?;
             last_save = Instant::now();
@@ -290,6 +307,10 @@ impl Engine {
             exact_values: 0,
             checkpoint: None,
             seconds_before,
+            search: PeriodSearch::new(),
+            pending: None,
+            refuted: 0,
+            period: None,
         }
     }
 
@@ -322,6 +343,32 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// Feeds the verified values to the period search and decides a pending candidate on them.
+    /// True when a period is proven.
+    fn search_period(&mut self) -> bool {
+        let verified = &self.history[..self.verified_to as usize];
+        if self.pending.is_none() {
+            let window =
+                self.rares.last().map_or(0, |r| r.0 as usize) + self.config.game.max_take() + 1;
+            self.pending = self.search.feed(verified, window);
+        }
+        let Some(c) = self.pending else { return false };
+        match decide(&self.config.game, verified, c.period, c.n0 + 1 - c.window) {
+            Decision::Proven(mut cert) => {
+                cert.candidate_at = (c.n0 + c.period) as u64;
+                cert.hash_collisions = self.search.collisions;
+                self.period = Some(cert);
+                true
+            }
+            Decision::NeedValues(need) if need as u64 <= self.config.to => false,
+            Decision::NeedValues(_) | Decision::Refuted { .. } => {
+                self.refuted += 1;
+                self.pending = None;
+                false
+            }
+        }
     }
 
     /// Appends `count` claims: speculative where possible, else by the exact rule.
@@ -509,6 +556,10 @@ impl Engine {
             threads: self.config.threads,
             seconds,
             values_per_sec: self.history.len() as f64 / seconds.max(1e-9),
+            period: self.period,
+            period_searched_to: self.search.position() as u64,
+            period_candidates_refuted: self.refuted,
+            hash_collisions: self.search.collisions,
             stats,
         };
         (report, self.history)

@@ -5,4 +5,5 @@
 mod cli;
 mod engine;
 mod foundation;
+mod period;
 mod shared;

@@ -401,6 +401,7 @@ pub(crate) fn prove(
     const MARK_CHUNK: usize = 128;
     const COMPARE_CHUNK: usize = 512;
     let mut scanned = 0u64;
+    let mut compare_chunk = 64;
     for &j in splits {
         if n < j + 2 {
             continue;
@@ -414,7 +415,9 @@ pub(crate) fn prove(
             let chunk = if leftover.len() > 8 {
                 (16 * leftover.len()).clamp(MARK_CHUNK, 2048)
             } else {
-                COMPARE_CHUNK
+                // Compare chunks start small (many heaps need only a few pairs) and grow.
+                compare_chunk = (2 * compare_chunk).min(COMPARE_CHUNK);
+                compare_chunk / 2
             };
             let end = (a + chunk).min(half + 1);
             // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
