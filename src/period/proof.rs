@@ -107,7 +107,7 @@ pub fn decide(game: &Game, g: &[Value], p: usize, earliest: usize) -> Decision {
 fn divisors(p: usize) -> Vec<usize> {
     let mut small: Vec<usize> = (1..)
         .take_while(|i| i * i <= p)
-        .filter(|i| p % i == 0)
+        .filter(|&i| p.is_multiple_of(i))
         .collect();
     let large: Vec<usize> = small
         .iter()

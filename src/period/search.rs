@@ -69,7 +69,7 @@ impl PeriodSearch {
             let n = self.next;
             self.next += 1;
             if (n + 1).is_power_of_two() && n >= 63 {
-                let w = window.clamp(1, (n + 1) / 2);
+                let w = window.clamp(1, n.div_ceil(2));
                 self.hash = RollingHash::with_modulus(w, self.modulus);
                 self.hash.reset(&g[n + 1 - w..=n]);
                 self.saved = Some((n, self.hash.value()));
