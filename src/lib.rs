@@ -10,6 +10,18 @@ Modules, one job each:
 - [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
 - [`run`]: long runs: speculate, verify, roll back, checkpoint.
 - [`progress`]: progress bars on a terminal, plain lines in a pipe.
+
+```
+use grundy::{ExactGenerator, Game};
+
+// Officers: G(0..20) as in Riley's post, and its sparse space 0x1ee once values pass 255.
+let officers: Game = "officers".parse()?;
+let mut generator = ExactGenerator::new(&officers);
+generator.extend_to(20)?;
+assert_eq!(generator.values(), [0, 0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4, 0, 3, 4, 2, 1, 3, 2, 1]);
+assert_eq!(officers.to_string(), ".6");
+# Ok::<(), Box<dyn std::error::Error>>(())
+```
 */
 
 pub mod bench;
