@@ -14,7 +14,7 @@ Modules, one job each:
 ```
 use grundy::{ExactGenerator, Game};
 
-// Officers: G(0..20) as in Riley's post, and its sparse space 0x1ee once values pass 255.
+// Officers: G(0..20) as listed in Riley's post.
 let officers: Game = "officers".parse()?;
 let mut generator = ExactGenerator::new(&officers);
 generator.extend_to(20)?;

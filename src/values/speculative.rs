@@ -132,19 +132,7 @@ impl Speculative {
         if start < need {
             return Err(SpecError::TooEarly { start, need });
         }
-        let mut entries: Vec<(usize, u8)> = Vec::new();
-        for j in game.single_heap_moves() {
-            entries.push((j, 0));
-        }
-        for j in game.split_moves() {
-            for &(a, r) in rares.iter().filter(|r| r.0 >= 1) {
-                let r = compression
-                    .compress(r)
-                    .ok_or(SpecError::TooWide { at: a, value: r })?;
-                entries.push((j + a as usize, r));
-            }
-        }
-        entries.sort_by_key(|e| std::cmp::Reverse(e.0));
+        let entries = marking_entries(game, compression, rares)?;
         let reach = entries.first().map_or(1, |e| e.0);
         let (far, near): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.0 >= 2 * block);
         let from = history.len().saturating_sub(reach + 2 * block);
