@@ -6,6 +6,7 @@ Modules, one job each:
 - [`values`]: the naive oracle, the exact rare-value generator, sparse spaces.
 - [`stats`]: value statistics of a computed prefix.
 - [`period`]: hash search for periods and their proof by the Guy-Smith theorem.
+- [`sat`]: periods by SAT: exclusions, the one-hot encoding, witness checks.
 - [`io`]: atomic writes, rare tables, value dumps.
 - [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
 - [`run`]: long runs: speculate, verify, roll back, checkpoint.
@@ -30,6 +31,7 @@ pub mod io;
 pub mod period;
 pub mod progress;
 pub mod run;
+pub mod sat;
 pub mod stats;
 pub mod values;
 

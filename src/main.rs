@@ -128,10 +128,47 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Periods by SAT: exclusions, DIMACS export, pattern checks (solvers are the next step).
+    Sat {
+        #[command(subcommand)]
+        what: SatCommand,
+    },
     /// Benchmarks against the C baselines of ../shared/bench, measured in the same run.
     Bench {
         #[command(subcommand)]
         what: BenchKind,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum SatCommand {
+    /// Write the one-hot CNF of period P as DIMACS.
+    Export {
+        game: String,
+        #[arg(long)]
+        p: usize,
+        /// Values computed exactly for the rare table.
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Periods excluded without solving (p divides l + 1 for a losing position l).
+    Excluded {
+        game: String,
+        /// Inclusive range, e.g. 1..40.
+        #[arg(long)]
+        periods: String,
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
+    },
+    /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
+    Check {
+        game: String,
+        #[arg(long)]
+        pattern: String,
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
     },
 }
 
@@ -191,6 +228,80 @@ fn parse_count(s: &str) -> Result<u64, String> {
 fn parse_game(code: &str) -> Result<Game> {
     code.parse::<Game>()
         .with_context(|| format!("bad game code {code:?}"))
+}
+
+/// Parses an inclusive range `A..B` of periods (A >= 1, A <= B).
+fn parse_periods(s: &str) -> Result<std::ops::RangeInclusive<u64>> {
+    let (a, b) = s
+        .split_once("..")
+        .with_context(|| format!("bad range {s:?} (expected A..B, e.g. 1..40)"))?;
+    let (a, b): (u64, u64) = (a.trim().parse()?, b.trim().parse()?);
+    if a == 0 || a > b {
+        bail!("bad range {s:?}: need 1 <= A <= B");
+    }
+    Ok(a..=b)
+}
+
+/// `grundy sat ...`: the exact prefix gives the rare table, the space and the losing positions.
+fn run_sat(what: SatCommand) -> Result<ExitCode> {
+    use grundy::sat::{encode::PeriodEncoding, exclusions::excluded_by, witness::check_pattern};
+    let (game, values) = match &what {
+        SatCommand::Export { game, values, .. }
+        | SatCommand::Excluded { game, values, .. }
+        | SatCommand::Check { game, values, .. } => (parse_game(game)?, *values),
+    };
+    let prefix = exact_prefix(&game, values as usize)?;
+    let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+    match what {
+        SatCommand::Export { p, out, .. } => {
+            let e = PeriodEncoding::new(&game, prefix.space(), &rares, p)?;
+            let comments = vec![
+                format!(
+                    "grundy: period {p} of {game}, sparse space {}, {} rare values from {values} exact values",
+                    prefix.space(),
+                    rares.len()
+                ),
+                "x(r,c) = 1 + 256 r + c: s[r] has compressed byte c (see src/sat/encode.rs)"
+                    .to_string(),
+            ];
+            write_output(out.as_deref(), |w| e.cnf.write_dimacs(&comments, w))?;
+        }
+        SatCommand::Excluded { periods, .. } => {
+            let range = parse_periods(&periods)?;
+            let losing: Vec<u64> = prefix
+                .values()
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| **v == 0)
+                .map(|(n, _)| n as u64)
+                .collect();
+            for p in range {
+                match excluded_by(p, &losing) {
+                    Some(l) => println!("p={p} excluded: divides {} (losing position {l})", l + 1),
+                    None => println!("p={p} open"),
+                }
+            }
+        }
+        SatCommand::Check { pattern, .. } => {
+            let s: Vec<u16> = pattern
+                .split([',', ' '])
+                .filter(|w| !w.is_empty())
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .context("bad pattern")?;
+            match check_pattern(&game, prefix.space(), &rares, &s) {
+                Ok(()) => println!(
+                    "fixed point: period {} pattern of {game} is consistent with the rule",
+                    s.len()
+                ),
+                Err(e) => {
+                    eprintln!("grundy: not a fixed point: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// The text summary of `grundy run`.
@@ -414,6 +525,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
+        Command::Sat { what } => return run_sat(what),
         Command::Bench {
             what:
                 BenchKind::Speculative {

@@ -6,4 +6,5 @@ mod cli;
 mod engine;
 mod foundation;
 mod period;
+mod sat;
 mod shared;

@@ -1,0 +1,208 @@
+/*!
+The one-hot encoding of "a period-`p` tail is a fixed point of the speculative rule".
+
+Values are byte-compressed common values `c` in `0..256` (see [`Compression`]): every common value
+below 512 has exactly one byte, so "a common value below 512" is "a byte". Variables:
+- `x(r, c)`: `s[r]` has byte `c`. Exactly one per residue: one clause for at least one, and a
+  sequential counter (Sinz) with 255 auxiliary variables for at most one.
+- `hit(r, c)`: byte `c` is an option of residue `r`. The options come from *shifts*: each rule
+  entry (offset `d`, compressed rare value `v`; `v = 0` for a single-heap move) contributes
+  `v ^ s[(r - d) mod p]`; entries are grouped by `t = d mod p` into sets `R_t` of distinct `v`.
+  `hit(r, c) <-> OR over t, v in R_t of x((r - t) mod p, c ^ v)`, both directions as clauses (the
+  XOR is hard-coded into which `x` each clause names).
+- `below(r, c)`: every byte `u < c` is hit at `r`: `below(r, 0)` holds, `below(r, c + 1) ->
+  below(r, c)` and `below(r, c + 1) -> hit(r, c)`.
+- The mex: `x(r, c) -> not hit(r, c)` and `x(r, c) -> below(r, c)`. Since compression preserves
+  order, "smallest free byte" is "smallest free common value".
+
+A model is exactly a pattern `s` of common values below 512 with `s[r]` = the smallest common value
+that is not an option at `r`, under the assumptions of [`super`]. Only value-type spaces are
+encoded (position-type spaces have no byte compression).
+*/
+
+use super::{Cnf, CollectClauses};
+use crate::game::Game;
+use crate::values::speculative::{Compression, marking_entries};
+use crate::values::{SparseSpace, Value};
+
+/// Why a period cannot be encoded.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EncodeError {
+    #[error("period must be at least 1")]
+    ZeroPeriod,
+    #[error("the rare table is empty: compute or read one first")]
+    NoRares,
+    #[error("sparse space {0} has no byte compression (value-type spaces only)")]
+    NoCompression(SparseSpace),
+    #[error("rare value {0} does not fit in a byte after compression")]
+    RareTooWide(Value),
+}
+
+/// The encoding of one period, with its variable layout.
+#[derive(Clone, Debug)]
+pub struct PeriodEncoding {
+    pub p: usize,
+    compression: Compression,
+    /// `shifts[t]`: the distinct compressed rare values of entries with offset `≡ t (mod p)`.
+    shifts: Vec<Vec<u8>>,
+    x0: i32,
+    hit0: i32,
+    below0: i32,
+    amo0: i32,
+    pub cnf: Cnf,
+}
+
+impl PeriodEncoding {
+    /// Encodes period `p` of `game` under `space` and the rare table `rares`.
+    ///
+    /// # Errors
+    /// [`EncodeError`] for `p = 0`, an empty table, or a space without byte compression.
+    pub fn new(
+        game: &Game,
+        space: SparseSpace,
+        rares: &[(u64, Value)],
+        p: usize,
+    ) -> Result<PeriodEncoding, EncodeError> {
+        if p == 0 {
+            return Err(EncodeError::ZeroPeriod);
+        }
+        if rares.is_empty() {
+            return Err(EncodeError::NoRares);
+        }
+        let compression = Compression::new(space).ok_or(EncodeError::NoCompression(space))?;
+        let entries = marking_entries(game, compression, rares).map_err(|e| match e {
+            crate::values::speculative::SpecError::TooWide { value, .. } => {
+                EncodeError::RareTooWide(value)
+            }
+            _ => EncodeError::NoCompression(space),
+        })?;
+        let mut shifts = vec![Vec::new(); p];
+        for (d, v) in entries {
+            shifts[d % p].push(v);
+        }
+        for s in &mut shifts {
+            s.sort_unstable();
+            s.dedup();
+        }
+        let mut cnf = Cnf::default();
+        let block = |cnf: &mut Cnf, n: usize| {
+            let first = cnf.num_vars + 1;
+            cnf.num_vars += n as i32;
+            first
+        };
+        let x0 = block(&mut cnf, p * 256);
+        let hit0 = block(&mut cnf, p * 256);
+        let below0 = block(&mut cnf, p * 257);
+        let amo0 = block(&mut cnf, p * 255);
+        let mut e = PeriodEncoding {
+            p,
+            compression,
+            shifts,
+            x0,
+            hit0,
+            below0,
+            amo0,
+            cnf: Cnf::default(),
+        };
+        e.encode(&mut cnf);
+        e.cnf = cnf;
+        Ok(e)
+    }
+
+    pub fn x(&self, r: usize, c: usize) -> i32 {
+        self.x0 + (r * 256 + c) as i32
+    }
+
+    pub fn hit(&self, r: usize, c: usize) -> i32 {
+        self.hit0 + (r * 256 + c) as i32
+    }
+
+    pub fn below(&self, r: usize, c: usize) -> i32 {
+        self.below0 + (r * 257 + c) as i32
+    }
+
+    fn amo(&self, r: usize, c: usize) -> i32 {
+        self.amo0 + (r * 255 + c) as i32
+    }
+
+    fn encode(&self, out: &mut dyn CollectClauses) {
+        let p = self.p;
+        for r in 0..p {
+            // Exactly one byte: at least one, and a sequential counter for at most one.
+            let all: Vec<i32> = (0..256).map(|c| self.x(r, c)).collect();
+            out.add_clause(&all);
+            out.add_clause(&[-self.x(r, 0), self.amo(r, 0)]);
+            for c in 1..255 {
+                out.add_clause(&[-self.x(r, c), self.amo(r, c)]);
+                out.add_clause(&[-self.amo(r, c - 1), self.amo(r, c)]);
+                out.add_clause(&[-self.x(r, c), -self.amo(r, c - 1)]);
+            }
+            out.add_clause(&[-self.x(r, 255), -self.amo(r, 254)]);
+            // hit(r, c) <-> OR over shifts.
+            for c in 0..256 {
+                let mut sources = vec![-self.hit(r, c)];
+                for (t, values) in self.shifts.iter().enumerate() {
+                    let q = (r + p - t) % p;
+                    for &v in values {
+                        let src = self.x(q, c ^ v as usize);
+                        out.add_clause(&[-src, self.hit(r, c)]);
+                        sources.push(src);
+                    }
+                }
+                out.add_clause(&sources);
+            }
+            // below and the mex.
+            out.add_clause(&[self.below(r, 0)]);
+            for c in 0..256 {
+                out.add_clause(&[-self.below(r, c + 1), self.below(r, c)]);
+                out.add_clause(&[-self.below(r, c + 1), self.hit(r, c)]);
+                out.add_clause(&[-self.x(r, c), -self.hit(r, c)]);
+                out.add_clause(&[-self.x(r, c), self.below(r, c)]);
+            }
+        }
+    }
+
+    /// The assignment that `pattern` (true values) induces on every variable, for checking a
+    /// known pattern against the clauses. `None` if a value has no byte.
+    pub fn assignment_for(&self, pattern: &[Value]) -> Option<Vec<bool>> {
+        let p = self.p;
+        let bytes: Vec<usize> = pattern
+            .iter()
+            .map(|&v| self.compression.compress(v).map(usize::from))
+            .collect::<Option<_>>()?;
+        let mut a = vec![false; self.cnf.num_vars as usize + 1];
+        for r in 0..p {
+            a[self.x(r, bytes[r]) as usize] = true;
+            for c in 0..255 {
+                a[self.amo(r, c) as usize] = bytes[r] <= c;
+            }
+            let mut hit = [false; 256];
+            for (t, values) in self.shifts.iter().enumerate() {
+                for &v in values {
+                    hit[bytes[(r + p - t) % p] ^ v as usize] = true;
+                }
+            }
+            let mut all_below = true;
+            for c in 0..=256 {
+                a[self.below(r, c) as usize] = all_below;
+                if c < 256 {
+                    a[self.hit(r, c) as usize] = hit[c];
+                    all_below &= hit[c];
+                }
+            }
+        }
+        Some(a)
+    }
+
+    /// The pattern (true values) of a model.
+    pub fn decode(&self, model: &[bool]) -> Vec<Value> {
+        (0..self.p)
+            .map(|r| {
+                let c = (0..256)
+                    .find(|&c| model[self.x(r, c) as usize])
+                    .unwrap_or(0);
+                self.compression.expand_common(c as u8)
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,72 @@
+/*!
+The witness check: is a pattern `s[0..p)` (true values) a fixed point of the rule in [`super`]?
+Written straight from the rule with 16-bit values and a plain set, sharing nothing with the
+encoder, so that a model decoded from a solver is checked by different code before it is reported.
+*/
+
+use crate::game::Game;
+use crate::values::{SparseSpace, Value};
+
+/// Why a pattern is not a fixed point.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WitnessError {
+    #[error("empty pattern")]
+    Empty,
+    #[error("s[{residue}] = {value} is rare")]
+    Rare { residue: usize, value: Value },
+    #[error("s[{residue}] = {value} is not below 512")]
+    TooLarge { residue: usize, value: Value },
+    #[error("s[{residue}] = {value}, but the rule gives {expected}")]
+    NotFixed {
+        residue: usize,
+        value: Value,
+        expected: Value,
+    },
+}
+
+/// Checks `pattern` as the periodic tail of `game` with rare table `rares` under `space`.
+///
+/// # Errors
+/// [`WitnessError`] at the first residue where the rule fails.
+pub fn check_pattern(
+    game: &Game,
+    space: SparseSpace,
+    rares: &[(u64, Value)],
+    pattern: &[Value],
+) -> Result<(), WitnessError> {
+    let p = pattern.len();
+    if p == 0 {
+        return Err(WitnessError::Empty);
+    }
+    let at = |back: usize, r: usize| pattern[(r + p - back % p) % p];
+    for (r, &value) in pattern.iter().enumerate() {
+        if value >= 512 {
+            return Err(WitnessError::TooLarge { residue: r, value });
+        }
+        // Rarity of a value does not depend on the heap in a value-type space; in the tail heap
+        // `n ≡ r`, so a position-type space is read at parity r only when p is even.
+        if space.is_rare(r, value) {
+            return Err(WitnessError::Rare { residue: r, value });
+        }
+        let mut options = std::collections::HashSet::new();
+        for j in game.single_heap_moves() {
+            options.insert(at(j, r));
+        }
+        for j in game.split_moves() {
+            for &(a, v) in rares.iter().filter(|r| r.0 >= 1) {
+                options.insert(v ^ at(j + a as usize, r));
+            }
+        }
+        let expected = (0..)
+            .find(|&v| !space.is_rare(r, v) && !options.contains(&v))
+            .unwrap_or(Value::MAX);
+        if expected != value {
+            return Err(WitnessError::NotFixed {
+                residue: r,
+                value,
+                expected,
+            });
+        }
+    }
+    Ok(())
+}
