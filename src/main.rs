@@ -128,16 +128,42 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Periods by SAT: exclusions, DIMACS export, pattern checks (solvers are the next step).
+    /// Periods by SAT: `grundy sat GAME --periods A..B` decides each period (feasible, primitive)
+    /// and merges the results into a JSON file; `export`, `excluded`, `check` below.
+    #[command(args_conflicts_with_subcommands = true)]
     Sat {
         #[command(subcommand)]
-        what: SatCommand,
+        what: Option<SatCommand>,
+        #[command(flatten)]
+        solve: SatSolveArgs,
     },
     /// Benchmarks against the C baselines of ../shared/bench, measured in the same run.
     Bench {
         #[command(subcommand)]
         what: BenchKind,
     },
+}
+
+#[derive(clap::Args, Debug)]
+struct SatSolveArgs {
+    game: Option<String>,
+    /// Inclusive range of periods, e.g. 1..40.
+    #[arg(long)]
+    periods: Option<String>,
+    #[arg(long, value_enum, default_value = "cadical")]
+    solver: grundy::sat::solve::SolverKind,
+    /// Seconds per solver call (CaDiCaL and splr; varisat cannot be stopped).
+    #[arg(long, default_value_t = 300.0)]
+    timeout: f64,
+    /// Periods decided at once.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Merge the results into this JSON file [default: results/<game>/periods.json].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Values computed exactly for the rare table and the losing positions.
+    #[arg(long, value_parser = parse_count, default_value = "2^16")]
+    values: u64,
 }
 
 #[derive(Subcommand, Debug)]
@@ -301,6 +327,97 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
             }
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat GAME --periods A..B`: decide each period and merge into the results file.
+fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
+    use grundy::sat::periods::{PeriodsFile, Problem, decide_all};
+    let (Some(game), Some(periods)) = (&args.game, &args.periods) else {
+        bail!(
+            "grundy sat needs GAME and --periods A..B (or a subcommand: export, excluded, check)"
+        );
+    };
+    let game = parse_game(game)?;
+    let range = parse_periods(periods)?;
+    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
+        bail!("--timeout must be a positive number of seconds");
+    }
+    let out = args
+        .out
+        .unwrap_or_else(|| PathBuf::from(format!("results/{}/periods.json", game.slug())));
+    let prefix = exact_prefix(&game, args.values as usize)?;
+    let problem = Problem {
+        game: game.clone(),
+        space: prefix.space(),
+        rares: prefix.rares().map(|(p, v)| (p as u64, v)).collect(),
+        losing: prefix
+            .values()
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v == 0)
+            .map(|(n, _)| n as u64)
+            .collect(),
+    };
+    let mut file = if out.exists() {
+        let text = std::fs::read_to_string(&out)
+            .with_context(|| format!("cannot read {}", out.display()))?;
+        serde_json::from_str::<PeriodsFile>(&text)
+            .with_context(|| format!("{} is not a periods file (left untouched)", out.display()))?
+    } else {
+        PeriodsFile::new(&problem)
+    };
+    if file.game != game.to_string() {
+        bail!(
+            "{} holds results for {}, not {game}",
+            out.display(),
+            file.game
+        );
+    }
+    if args.solver == grundy::sat::solve::SolverKind::Varisat {
+        eprintln!("grundy: note: varisat cannot be stopped, --timeout does not apply to it");
+    }
+    let timeout = std::time::Duration::from_secs_f64(args.timeout);
+    let total = range.clone().count() as u64;
+    let progress = std::sync::Mutex::new(Progress::new(total, "sat"));
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let results = decide_all(
+        &problem,
+        range,
+        args.solver,
+        Some(timeout),
+        args.jobs,
+        &file,
+        &|r| {
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            if let Ok(mut p) = progress.lock() {
+                p.set_with(n, &format!("p={} {:?}", r.p, r.feasible));
+            }
+        },
+    )?;
+    if let Ok(p) = progress.lock() {
+        p.finish();
+    }
+    for r in &results {
+        let pattern = r
+            .pattern
+            .as_ref()
+            .map_or(String::new(), |s| format!(" {s:?}"));
+        println!(
+            "p={:<3} feasible {:<8} primitive {:<8} {:.1} s  {}{pattern}",
+            r.p,
+            format!("{:?}", r.feasible).to_lowercase(),
+            format!("{:?}", r.primitive).to_lowercase(),
+            r.seconds,
+            r.how
+        );
+    }
+    file.merge(results);
+    let json = serde_json::to_string_pretty(&file)? + "\n";
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    write_output(Some(&out), |w| w.write_all(json.as_bytes()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -525,7 +642,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
-        Command::Sat { what } => return run_sat(what),
+        Command::Sat {
+            what: Some(what), ..
+        } => return run_sat(what),
+        Command::Sat { what: None, solve } => return run_sat_periods(solve),
         Command::Bench {
             what:
                 BenchKind::Speculative {

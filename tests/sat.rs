@@ -194,3 +194,144 @@ fn dimacs_export_has_the_promised_size() {
         clauses
     );
 }
+
+fn officers_problem() -> grundy::sat::periods::Problem {
+    let mut g = ExactGenerator::new(&Game::officers());
+    g.extend_to(1 << 16).unwrap();
+    grundy::sat::periods::Problem {
+        game: Game::officers(),
+        space: g.space(),
+        rares: officers_rares(),
+        losing: (0..g.values().len())
+            .filter(|&n| g.values()[n] == 0)
+            .map(|n| n as u64)
+            .collect(),
+    }
+}
+
+#[test]
+fn the_three_solvers_agree_on_small_periods() {
+    use grundy::sat::solve::{Answer, SolverKind, solve};
+    let rares = officers_rares();
+    for p in [3, 4, 5] {
+        let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+        let mut answers = Vec::new();
+        for kind in [SolverKind::Cadical, SolverKind::Splr, SolverKind::Varisat] {
+            let answer = solve(kind, &e.cnf, Some(std::time::Duration::from_secs(120))).unwrap();
+            if let Answer::Sat(model) = &answer {
+                assert_eq!(e.cnf.first_violated(model), None, "{kind:?} p={p}");
+                check_pattern(
+                    &Game::officers(),
+                    SparseSpace::OFFICERS,
+                    &rares,
+                    &e.decode(model),
+                )
+                .unwrap();
+            }
+            answers.push(matches!(answer, Answer::Sat(_)));
+        }
+        // Riley: 3 and 5 are excluded (so unsatisfiable), 4 has a pattern.
+        assert_eq!(answers, vec![p == 4; 3], "p={p}");
+    }
+}
+
+#[test]
+fn statuses_up_to_12_are_rileys() {
+    use grundy::sat::periods::{PeriodsFile, Status, decide_all, minimal_period};
+    use grundy::sat::solve::SolverKind;
+    let problem = officers_problem();
+    let file = PeriodsFile::new(&problem);
+    let timeout = Some(std::time::Duration::from_secs(120));
+    let results = decide_all(
+        &problem,
+        1..=12,
+        SolverKind::Cadical,
+        timeout,
+        2,
+        &file,
+        &|_| {},
+    )
+    .unwrap();
+    for ((p, published), r) in riley().into_iter().take(12).zip(&results) {
+        assert_eq!(r.p, p as u64);
+        let expected = if published.is_some() {
+            Status::Sat
+        } else {
+            Status::Excluded
+        };
+        assert_eq!((r.feasible, r.primitive), (expected, expected), "p={p}");
+        if let Some(s) = &r.pattern {
+            check_pattern(&Game::officers(), SparseSpace::OFFICERS, &problem.rares, s).unwrap();
+            assert_eq!(
+                minimal_period(s),
+                p,
+                "p={p}: the reported pattern is not primitive"
+            );
+        }
+    }
+}
+
+#[test]
+fn results_merge_without_losing_decided_answers() {
+    use grundy::sat::periods::{PeriodResult, PeriodsFile, Status};
+    let mut file = PeriodsFile::new(&officers_problem());
+    let result = |p: u64, s: Status| PeriodResult {
+        p,
+        feasible: s,
+        primitive: s,
+        pattern: None,
+        pattern_period: None,
+        how: String::new(),
+        solver: None,
+        seconds: 1.0,
+        variables: 0,
+        clauses: 0,
+        timeout_seconds: None,
+    };
+    file.merge(vec![result(27, Status::Timeout), result(4, Status::Sat)]);
+    file.merge(vec![
+        result(4, Status::Timeout),
+        result(27, Status::Unsat),
+        result(6, Status::Sat),
+    ]);
+    let statuses: Vec<(u64, Status)> = file.results.iter().map(|r| (r.p, r.feasible)).collect();
+    assert_eq!(
+        statuses,
+        vec![(4, Status::Sat), (6, Status::Sat), (27, Status::Unsat)]
+    );
+}
+
+#[test]
+fn sat_command_writes_and_merges_its_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let run = |periods: &str| {
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args([
+                "sat",
+                "officers",
+                "--periods",
+                periods,
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .output()
+            .unwrap()
+    };
+    assert!(run("1..5").status.success());
+    assert!(run("6..7").status.success());
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let ps: Vec<u64> = json["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["p"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ps, (1..=7).collect::<Vec<_>>());
+    // A file that is not a periods file is refused and left as it was.
+    std::fs::write(&out, "garbage").unwrap();
+    let refused = run("1..2");
+    assert!(!refused.status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "garbage");
+}

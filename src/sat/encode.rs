@@ -206,3 +206,19 @@ impl PeriodEncoding {
             .collect()
     }
 }
+
+impl PeriodEncoding {
+    /// Adds clauses that forbid period `m` (a proper divisor of `p`): some residue `r` has
+    /// `s[r] != s[r + m]`. One auxiliary `d_r` per residue: `d_r and x(r, c) -> not x(r + m, c)`.
+    pub fn forbid_period(&mut self, m: usize) {
+        let p = self.p;
+        let differs: Vec<i32> = (0..p).map(|_| self.cnf.new_var()).collect();
+        self.cnf.add_clause(&differs);
+        for (r, &d) in differs.iter().enumerate() {
+            for c in 0..256 {
+                let (a, b) = (self.x(r, c), self.x((r + m) % p, c));
+                self.cnf.add_clause(&[-d, -a, -b]);
+            }
+        }
+    }
+}

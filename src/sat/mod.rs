@@ -19,6 +19,8 @@ writes DIMACS for any external solver.
 
 pub mod encode;
 pub mod exclusions;
+pub mod periods;
+pub mod solve;
 pub mod witness;
 
 use std::fmt::Write as _;

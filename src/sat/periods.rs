@@ -1,0 +1,310 @@
+/*!
+Deciding periods: for each `p`, is a period-`p` tail possible (`feasible`), and can `p` be its
+minimal period (`primitive`)?
+
+Order of work for one `p` (the cheap steps first):
+1. **Excluded** if `p` divides `l + 1` for a losing position `l` (both answers).
+2. **Lifted**: a feasible pattern of a proper divisor `d`, repeated `p / d` times, is a pattern of
+   period `p`, so `feasible` is sat with no solver call.
+3. **Solved**: the encoding of [`super::encode`] goes to the chosen solver. Every model is decoded
+   and checked by [`super::witness`] before it is reported; a model that fails is an error, never
+   a result.
+4. **Primitive**: if the feasible pattern's minimal period is `p`, done; otherwise solve again with
+   period `p / q` forbidden for every prime `q` dividing `p` (every smaller period of a period-`p`
+   pattern divides one of those).
+*/
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::encode::{EncodeError, PeriodEncoding};
+use super::exclusions::excluded_by;
+use super::solve::{Answer, SolveError, SolverKind, solve};
+use super::witness::{WitnessError, check_pattern};
+use crate::game::Game;
+use crate::values::{SparseSpace, Value};
+
+/// The answer to one question about one period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Sat,
+    Unsat,
+    Excluded,
+    Timeout,
+}
+
+impl Status {
+    pub fn decided(self) -> bool {
+        self != Status::Timeout
+    }
+}
+
+/// What is known about period `p`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PeriodResult {
+    pub p: u64,
+    pub feasible: Status,
+    pub primitive: Status,
+    /// A checked pattern (true values): a primitive one when `primitive` is sat.
+    pub pattern: Option<Vec<Value>>,
+    /// Minimal period of `pattern`.
+    pub pattern_period: Option<u64>,
+    /// How it was decided: "excluded: p divides l + 1 = ...", "lifted from d", "solved".
+    pub how: String,
+    pub solver: Option<SolverKind>,
+    pub seconds: f64,
+    pub variables: u64,
+    pub clauses: u64,
+    pub timeout_seconds: Option<f64>,
+}
+
+/// Why a period could not be decided (not a timeout).
+#[derive(Debug, thiserror::Error)]
+pub enum PeriodError {
+    #[error(transparent)]
+    Encode(#[from] EncodeError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error("solver {solver} returned a model for p = {p} that fails the witness check: {error}")]
+    BadModel {
+        solver: &'static str,
+        p: u64,
+        error: WitnessError,
+    },
+}
+
+/// The fixed data of the question: game, space, rare table, losing positions.
+pub struct Problem {
+    pub game: Game,
+    pub space: SparseSpace,
+    pub rares: Vec<(u64, Value)>,
+    pub losing: Vec<u64>,
+}
+
+/// Minimal period of a cyclic pattern.
+pub fn minimal_period(s: &[Value]) -> usize {
+    let p = s.len();
+    (1..=p)
+        .find(|&d| p.is_multiple_of(d) && (0..p).all(|i| s[i] == s[(i + d) % p]))
+        .unwrap_or(p)
+}
+
+fn primes_dividing(p: usize) -> Vec<usize> {
+    (2..=p)
+        .filter(|&q| p.is_multiple_of(q) && (2..q).all(|k| !q.is_multiple_of(k)))
+        .collect()
+}
+
+impl Problem {
+    /// Decides `p`. `known(d)` gives a checked feasible pattern of period `d` if one is known.
+    ///
+    /// # Errors
+    /// [`PeriodError`] if the encoding fails, a solver fails, or a model fails the witness check.
+    pub fn decide(
+        &self,
+        p: u64,
+        solver: SolverKind,
+        timeout: Option<Duration>,
+        known: &dyn Fn(u64) -> Option<Vec<Value>>,
+    ) -> Result<PeriodResult, PeriodError> {
+        let started = Instant::now();
+        let mut result = PeriodResult {
+            p,
+            feasible: Status::Timeout,
+            primitive: Status::Timeout,
+            pattern: None,
+            pattern_period: None,
+            how: String::new(),
+            solver: None,
+            seconds: 0.0,
+            variables: 0,
+            clauses: 0,
+            timeout_seconds: timeout.map(|t| t.as_secs_f64()),
+        };
+        if let Some(l) = excluded_by(p, &self.losing) {
+            result.feasible = Status::Excluded;
+            result.primitive = Status::Excluded;
+            result.how = format!(
+                "excluded: p divides l + 1 = {} for the losing position l = {l}",
+                l + 1
+            );
+            return Ok(result);
+        }
+        let pu = p as usize;
+        let lifted = (1..pu)
+            .filter(|d| pu.is_multiple_of(*d))
+            .find_map(|d| known(d as u64).map(|s| (d, s)));
+        if let Some((d, s)) = lifted {
+            let pattern: Vec<Value> = s.iter().cycle().take(pu).copied().collect();
+            self.check(solver, p, &pattern)?;
+            result.feasible = Status::Sat;
+            result.how = format!("lifted from {d}");
+            result.pattern_period = Some(minimal_period(&pattern) as u64);
+            result.pattern = Some(pattern);
+        } else {
+            let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
+            (result.variables, result.clauses) = (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
+            result.solver = Some(solver);
+            result.how = "solved".into();
+            match solve(solver, &e.cnf, timeout)? {
+                Answer::Sat(model) => {
+                    let pattern = e.decode(&model);
+                    self.check(solver, p, &pattern)?;
+                    result.feasible = Status::Sat;
+                    result.pattern_period = Some(minimal_period(&pattern) as u64);
+                    result.pattern = Some(pattern);
+                }
+                Answer::Unsat => {
+                    result.feasible = Status::Unsat;
+                    result.primitive = Status::Unsat;
+                }
+                Answer::Timeout => {}
+            }
+            e.cnf = Default::default(); // free the clauses before a second encoding
+        }
+        if result.feasible == Status::Sat {
+            result.primitive = self.primitive(p, solver, timeout, &mut result)?;
+        }
+        result.seconds = started.elapsed().as_secs_f64();
+        Ok(result)
+    }
+
+    /// Can `p` be the minimal period? Uses the feasible pattern if it is primitive already.
+    fn primitive(
+        &self,
+        p: u64,
+        solver: SolverKind,
+        timeout: Option<Duration>,
+        result: &mut PeriodResult,
+    ) -> Result<Status, PeriodError> {
+        if result.pattern_period == Some(p) {
+            return Ok(Status::Sat);
+        }
+        let pu = p as usize;
+        let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
+        for q in primes_dividing(pu) {
+            e.forbid_period(pu / q);
+        }
+        result.solver = Some(solver);
+        result.variables = result.variables.max(e.cnf.num_vars as u64);
+        result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
+        Ok(match solve(solver, &e.cnf, timeout)? {
+            Answer::Sat(model) => {
+                let pattern = e.decode(&model);
+                self.check(solver, p, &pattern)?;
+                debug_assert_eq!(minimal_period(&pattern), pu);
+                result.pattern_period = Some(minimal_period(&pattern) as u64);
+                result.pattern = Some(pattern);
+                Status::Sat
+            }
+            Answer::Unsat => Status::Unsat,
+            Answer::Timeout => Status::Timeout,
+        })
+    }
+
+    fn check(&self, solver: SolverKind, p: u64, pattern: &[Value]) -> Result<(), PeriodError> {
+        check_pattern(&self.game, self.space, &self.rares, pattern).map_err(|error| {
+            PeriodError::BadModel {
+                solver: solver.name(),
+                p,
+                error,
+            }
+        })
+    }
+}
+
+/// The results file (`results/<game>/periods.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PeriodsFile {
+    pub game: String,
+    pub assumptions: String,
+    pub rare_values: u64,
+    pub last_rare: u64,
+    pub results: Vec<PeriodResult>,
+}
+
+impl PeriodsFile {
+    pub fn new(problem: &Problem) -> PeriodsFile {
+        PeriodsFile {
+            game: problem.game.to_string(),
+            assumptions: "no rare value beyond the table; every value of the periodic tail is common and below 512".into(),
+            rare_values: problem.rares.len() as u64,
+            last_rare: problem.rares.last().map_or(0, |r| r.0),
+            results: Vec::new(),
+        }
+    }
+
+    /// Merges `new` in: a decided answer replaces a timeout, a timeout never replaces a decided
+    /// answer, otherwise the newer result wins. Results stay sorted by `p`.
+    pub fn merge(&mut self, new: Vec<PeriodResult>) {
+        for r in new {
+            match self.results.iter_mut().find(|old| old.p == r.p) {
+                Some(old) => {
+                    let better = |s: Status, t: Status| s.decided() || !t.decided();
+                    if better(r.feasible, old.feasible) && better(r.primitive, old.primitive) {
+                        *old = r;
+                    }
+                }
+                None => self.results.push(r),
+            }
+        }
+        self.results.sort_by_key(|r| r.p);
+    }
+
+    /// A checked feasible pattern of period `d`, if the file has one.
+    pub fn pattern(&self, d: u64) -> Option<Vec<Value>> {
+        self.results
+            .iter()
+            .find(|r| r.p == d && r.feasible == Status::Sat)
+            .and_then(|r| r.pattern.clone())
+    }
+}
+
+/// Decides every period of `periods` on `jobs` threads, lifting from patterns already known
+/// (from `file` or from this run). `progress(done, result)` after each period.
+///
+/// # Errors
+/// The first [`PeriodError`].
+pub fn decide_all(
+    problem: &Problem,
+    periods: std::ops::RangeInclusive<u64>,
+    solver: SolverKind,
+    timeout: Option<Duration>,
+    jobs: usize,
+    file: &PeriodsFile,
+    progress: &(dyn Fn(&PeriodResult) + Sync),
+) -> Result<Vec<PeriodResult>, PeriodError> {
+    use rayon::prelude::*;
+    let found = std::sync::Mutex::new(Vec::<(u64, Vec<Value>)>::new());
+    let known = |d: u64| {
+        let run = found
+            .lock()
+            .ok()
+            .and_then(|f| f.iter().find(|(p, _)| *p == d).map(|(_, s)| s.clone()));
+        run.or_else(|| file.pattern(d))
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .map_err(|e| SolveError {
+            solver: "rayon",
+            reason: e.to_string(),
+        })?;
+    let periods: Vec<u64> = periods.collect();
+    pool.install(|| {
+        periods
+            .par_iter()
+            .with_max_len(1)
+            .map(|&p| {
+                let r = problem.decide(p, solver, timeout, &known)?;
+                if let (Status::Sat, Some(s), Ok(mut f)) = (r.feasible, &r.pattern, found.lock()) {
+                    f.push((p, s.clone()));
+                }
+                progress(&r);
+                Ok(r)
+            })
+            .collect()
+    })
+}
