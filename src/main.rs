@@ -379,7 +379,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     }
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
     let total = range.clone().count() as u64;
-    let progress = std::sync::Mutex::new(Progress::new(total, "sat"));
+    let progress = std::sync::Mutex::new(Progress::new(total, "sat").counting("periods"));
     let done = std::sync::atomic::AtomicU64::new(0);
     let results = decide_all(
         &problem,

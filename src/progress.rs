@@ -12,6 +12,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 pub struct Progress {
     bar: Option<ProgressBar>,
     what: String,
+    unit: &'static str,
     total: u64,
     started: Instant,
     last_line: Instant,
@@ -36,10 +37,17 @@ impl Progress {
         Progress {
             bar,
             what: what.to_string(),
+            unit: "values",
             total,
             started: now,
             last_line: now,
         }
+    }
+
+    /// Names what is counted in the plain lines (default: "values").
+    pub fn counting(mut self, unit: &'static str) -> Progress {
+        self.unit = unit;
+        self
     }
 
     pub fn set(&mut self, done: u64) {

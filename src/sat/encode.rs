@@ -194,6 +194,20 @@ impl PeriodEncoding {
         Some(a)
     }
 
+    /// The option shifts: `shifts()[t]` holds the compressed rare values of entries with offset
+    /// `≡ t (mod p)`.
+    pub fn shifts(&self) -> &[Vec<u8>] {
+        &self.shifts
+    }
+
+    /// True values of a byte pattern.
+    pub fn expand(&self, bytes: &[u8]) -> Vec<Value> {
+        bytes
+            .iter()
+            .map(|&c| self.compression.expand_common(c))
+            .collect()
+    }
+
     /// The pattern (true values) of a model.
     pub fn decode(&self, model: &[bool]) -> Vec<Value> {
         (0..self.p)

@@ -19,6 +19,7 @@ writes DIMACS for any external solver.
 
 pub mod encode;
 pub mod exclusions;
+pub mod local;
 pub mod periods;
 pub mod solve;
 pub mod witness;

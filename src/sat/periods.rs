@@ -6,10 +6,12 @@ Order of work for one `p` (the cheap steps first):
 1. **Excluded** if `p` divides `l + 1` for a losing position `l` (both answers).
 2. **Lifted**: a feasible pattern of a proper divisor `d`, repeated `p / d` times, is a pattern of
    period `p`, so `feasible` is sat with no solver call.
-3. **Solved**: the encoding of [`super::encode`] goes to the chosen solver. Every model is decoded
+3. **Local search** ([`super::local`], up to a quarter of the timeout, at most 10 s): often
+   finds even periods at once; for `primitive` it accepts only patterns of minimal period `p`.
+4. **Solved**: the encoding of [`super::encode`] goes to the chosen solver. Every model is decoded
    and checked by [`super::witness`] before it is reported; a model that fails is an error, never
    a result.
-4. **Primitive**: if the feasible pattern's minimal period is `p`, done; otherwise solve again with
+5. **Primitive**: if the feasible pattern's minimal period is `p`, done; otherwise solve again with
    period `p / q` forbidden for every prime `q` dividing `p` (every smaller period of a period-`p`
    pattern divides one of those).
 */
@@ -24,6 +26,15 @@ use super::solve::{Answer, SolveError, SolverKind, solve};
 use super::witness::{WitnessError, check_pattern};
 use crate::game::Game;
 use crate::values::{SparseSpace, Value};
+
+/// Time the local search gets before the solver is called: a quarter of the timeout, at most
+/// [`LOCAL_BUDGET`].
+fn local_budget(timeout: Option<Duration>) -> Duration {
+    timeout.map_or(LOCAL_BUDGET, |t| (t / 4).min(LOCAL_BUDGET))
+}
+
+/// Longest local search before a solver call [default: 10 s].
+pub const LOCAL_BUDGET: Duration = Duration::from_secs(10);
 
 /// The answer to one question about one period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -84,7 +95,7 @@ pub struct Problem {
 }
 
 /// Minimal period of a cyclic pattern.
-pub fn minimal_period(s: &[Value]) -> usize {
+pub fn minimal_period<T: PartialEq>(s: &[T]) -> usize {
     let p = s.len();
     (1..=p)
         .find(|&d| p.is_multiple_of(d) && (0..p).all(|i| s[i] == s[(i + d) % p]))
@@ -146,9 +157,23 @@ impl Problem {
         } else {
             let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
             (result.variables, result.clauses) = (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
-            result.solver = Some(solver);
-            result.how = "solved".into();
-            match solve(solver, &e.cnf, timeout)? {
+            let answer = match super::local::search(e.shifts(), local_budget(timeout), p, &|_| true)
+            {
+                Some(bytes) => {
+                    result.how = "local search".into();
+                    let mut model = vec![false; e.cnf.num_vars as usize + 1];
+                    for (r, &c) in bytes.iter().enumerate() {
+                        model[e.x(r, c as usize) as usize] = true;
+                    }
+                    Answer::Sat(model)
+                }
+                None => {
+                    result.solver = Some(solver);
+                    result.how = "solved".into();
+                    solve(solver, &e.cnf, timeout)?
+                }
+            };
+            match answer {
                 Answer::Sat(model) => {
                     let pattern = e.decode(&model);
                     self.check(solver, p, &pattern)?;
@@ -184,6 +209,17 @@ impl Problem {
         }
         let pu = p as usize;
         let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
+        let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
+        if let Some(bytes) =
+            super::local::search(e.shifts(), local_budget(timeout), p ^ 0x9e37, &primitive)
+        {
+            let pattern = e.expand(&bytes);
+            self.check(solver, p, &pattern)?;
+            result.how += ", primitive by local search";
+            result.pattern_period = Some(p);
+            result.pattern = Some(pattern);
+            return Ok(Status::Sat);
+        }
         for q in primes_dividing(pu) {
             e.forbid_period(pu / q);
         }
