@@ -1,3 +1,4 @@
+//! Times the exact generator on any game: `cargo run --release --example game_probe -- .16 509623`.
 use grundy::{ExactGenerator, Game};
 fn main() {
     let game: Game = std::env::args().nth(1).unwrap().parse().unwrap();

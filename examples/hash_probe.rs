@@ -1,3 +1,4 @@
+//! Measures the period hash against a verified run of Officers to 2^22 (its share of the time).
 use grundy::Game;
 use grundy::period::PeriodSearch;
 use grundy::run::{RunConfig, run};

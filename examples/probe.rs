@@ -1,3 +1,4 @@
+//! Times the exact generator on Officers: `cargo run --release --example probe -- N`.
 use grundy::{ExactGenerator, Game};
 use std::time::Instant;
 fn main() {

@@ -1,3 +1,4 @@
+//! Decides Officers periods with one solver: `cargo run --release --example sat_probe -- cadical 4 6 10`.
 use grundy::sat::periods::Problem;
 use grundy::sat::solve::SolverKind;
 use grundy::{ExactGenerator, Game};

@@ -1,3 +1,4 @@
+//! Times the speculative generator alone: `cargo run --release --example spec_probe -- N THREADS BLOCK`.
 use grundy::values::speculative::Speculative;
 use grundy::{ExactGenerator, Game};
 use std::time::Instant;

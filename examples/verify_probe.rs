@@ -1,3 +1,4 @@
+//! Times the verifier on one thread over G(2^19..2^20) of Officers.
 use grundy::{ExactGenerator, Game};
 fn main() {
     let n = 1 << 20;
