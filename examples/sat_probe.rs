@@ -19,6 +19,7 @@ fn main() {
             .filter(|&n| g.values()[n] == 0)
             .map(|n| n as u64)
             .collect(),
+        local_search: None,
     };
     for p in args[2..].iter().map(|s| s.parse::<u64>().unwrap()) {
         let r = problem

@@ -158,6 +158,9 @@ struct SatSolveArgs {
     /// Periods decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
+    /// Seconds of local search before each solver call [default: a quarter of --timeout, at most 10].
+    #[arg(long)]
+    local: Option<f64>,
     /// Merge the results into this JSON file [default: results/<game>/periods.json].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -358,6 +361,10 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
             .filter(|(_, v)| **v == 0)
             .map(|(n, _)| n as u64)
             .collect(),
+        local_search: args
+            .local
+            .filter(|s| *s >= 0.0 && s.is_finite())
+            .map(std::time::Duration::from_secs_f64),
     };
     let mut file = if out.exists() {
         let text = std::fs::read_to_string(&out)

@@ -206,6 +206,7 @@ fn officers_problem() -> grundy::sat::periods::Problem {
             .filter(|&n| g.values()[n] == 0)
             .map(|n| n as u64)
             .collect(),
+        local_search: None,
     }
 }
 
@@ -339,22 +340,37 @@ fn sat_command_writes_and_merges_its_json() {
 #[test]
 fn committed_periods_agree_with_riley_and_their_patterns_check() {
     use grundy::sat::periods::{PeriodsFile, Status, minimal_period};
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers/periods.json");
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers/periods.json");
     let file: PeriodsFile = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let rares = officers_rares();
     let published = riley();
     for r in &file.results {
         if let Some(s) = &r.pattern {
-            check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, s).unwrap_or_else(|e| panic!("p={}: {e}", r.p));
+            check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, s)
+                .unwrap_or_else(|e| panic!("p={}: {e}", r.p));
             assert_eq!(Some(minimal_period(s) as u64), r.pattern_period);
         }
         if r.primitive == Status::Sat {
-            assert_eq!(r.pattern_period, Some(r.p), "p={}: primitive without a primitive pattern", r.p);
+            assert_eq!(
+                r.pattern_period,
+                Some(r.p),
+                "p={}: primitive without a primitive pattern",
+                r.p
+            );
         }
         if let Some((_, p_pattern)) = published.iter().find(|(p, _)| *p as u64 == r.p) {
-            let expected = if p_pattern.is_some() { Status::Sat } else { Status::Excluded };
+            let expected = if p_pattern.is_some() {
+                Status::Sat
+            } else {
+                Status::Excluded
+            };
             for status in [r.feasible, r.primitive] {
-                assert!(status == expected || status == Status::Timeout, "p={}: {status:?} against Riley", r.p);
+                assert!(
+                    status == expected || status == Status::Timeout,
+                    "p={}: {status:?} against Riley",
+                    r.p
+                );
             }
         }
     }

@@ -92,6 +92,9 @@ pub struct Problem {
     pub space: SparseSpace,
     pub rares: Vec<(u64, Value)>,
     pub losing: Vec<u64>,
+    /// Local search time before each solver call (default: a quarter of the timeout, at most
+    /// [`LOCAL_BUDGET`]).
+    pub local_search: Option<Duration>,
 }
 
 /// Minimal period of a cyclic pattern.
@@ -157,8 +160,12 @@ impl Problem {
         } else {
             let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
             (result.variables, result.clauses) = (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
-            let answer = match super::local::search(e.shifts(), local_budget(timeout), p, &|_| true)
-            {
+            let answer = match super::local::search(
+                e.shifts(),
+                self.local_search.unwrap_or(local_budget(timeout)),
+                p,
+                &|_| true,
+            ) {
                 Some(bytes) => {
                     result.how = "local search".into();
                     let mut model = vec![false; e.cnf.num_vars as usize + 1];
@@ -210,9 +217,12 @@ impl Problem {
         let pu = p as usize;
         let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
-        if let Some(bytes) =
-            super::local::search(e.shifts(), local_budget(timeout), p ^ 0x9e37, &primitive)
-        {
+        if let Some(bytes) = super::local::search(
+            e.shifts(),
+            self.local_search.unwrap_or(local_budget(timeout)),
+            p ^ 0x9e37,
+            &primitive,
+        ) {
             let pattern = e.expand(&bytes);
             self.check(solver, p, &pattern)?;
             result.how += ", primitive by local search";
