@@ -11,16 +11,7 @@ fn main() {
     };
     let mut g = ExactGenerator::new(&Game::officers());
     g.extend_to(1 << 16).unwrap();
-    let problem = Problem {
-        game: Game::officers(),
-        space: g.space(),
-        rares: g.rares().map(|(p, v)| (p as u64, v)).collect(),
-        losing: (0..g.values().len())
-            .filter(|&n| g.values()[n] == 0)
-            .map(|n| n as u64)
-            .collect(),
-        local_search: None,
-    };
+    let problem = Problem::from_prefix(&g);
     for p in args[2..].iter().map(|s| s.parse::<u64>().unwrap()) {
         let r = problem
             .decide(p, kind, Some(std::time::Duration::from_secs(120)), &|_| {

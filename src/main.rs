@@ -297,13 +297,7 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
         }
         SatCommand::Excluded { periods, .. } => {
             let range = parse_periods(&periods)?;
-            let losing: Vec<u64> = prefix
-                .values()
-                .iter()
-                .enumerate()
-                .filter(|(_, v)| **v == 0)
-                .map(|(n, _)| n as u64)
-                .collect();
+            let losing = grundy::sat::exclusions::losing_positions(prefix.values());
             for p in range {
                 match excluded_by(p, &losing) {
                     Some(l) => println!("p={p} excluded: divides {} (losing position {l})", l + 1),
@@ -351,20 +345,11 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| PathBuf::from(format!("results/{}/periods.json", game.slug())));
     let prefix = exact_prefix(&game, args.values as usize)?;
     let problem = Problem {
-        game: game.clone(),
-        space: prefix.space(),
-        rares: prefix.rares().map(|(p, v)| (p as u64, v)).collect(),
-        losing: prefix
-            .values()
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| **v == 0)
-            .map(|(n, _)| n as u64)
-            .collect(),
         local_search: args
             .local
             .filter(|s| *s >= 0.0 && s.is_finite())
             .map(std::time::Duration::from_secs_f64),
+        ..Problem::from_prefix(&prefix)
     };
     let mut file = if out.exists() {
         let text = std::fs::read_to_string(&out)

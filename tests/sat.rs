@@ -84,10 +84,7 @@ fn published_patterns_satisfy_the_encoding_and_changed_ones_do_not() {
 fn excluded_periods_are_rileys() {
     let mut g = ExactGenerator::new(&Game::officers());
     g.extend_to(1 << 16).unwrap();
-    let losing: Vec<u64> = (0..g.values().len())
-        .filter(|&n| g.values()[n] == 0)
-        .map(|n| n as u64)
-        .collect();
+    let losing = grundy::sat::exclusions::losing_positions(g.values());
     for (p, pattern) in riley() {
         assert_eq!(
             excluded_by(p as u64, &losing).is_some(),
@@ -198,15 +195,10 @@ fn dimacs_export_has_the_promised_size() {
 fn officers_problem() -> grundy::sat::periods::Problem {
     let mut g = ExactGenerator::new(&Game::officers());
     g.extend_to(1 << 16).unwrap();
+    // The rare table from mvr's published file, the rest from the generator.
     grundy::sat::periods::Problem {
-        game: Game::officers(),
-        space: g.space(),
         rares: officers_rares(),
-        losing: (0..g.values().len())
-            .filter(|&n| g.values()[n] == 0)
-            .map(|n| n as u64)
-            .collect(),
-        local_search: None,
+        ..grundy::sat::periods::Problem::from_prefix(&g)
     }
 }
 

@@ -4,6 +4,16 @@ option `G(l) ^ G(n - l - 1) = G(n - l - 1)`, so `G(n) != G(n - l - 1)`, and `l +
 multiple of the period: every divisor of `l + 1` is excluded.
 */
 
+/// Heaps `n` with `values[n] = 0` (the losing positions), increasing.
+pub fn losing_positions(values: &[crate::values::Value]) -> Vec<u64> {
+    values
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| **v == 0)
+        .map(|(n, _)| n as u64)
+        .collect()
+}
+
 /// The losing position `l` whose `l + 1` is a multiple of `p`, if any (the smallest).
 pub fn excluded_by(p: u64, losing: &[u64]) -> Option<u64> {
     (p > 0)

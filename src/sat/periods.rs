@@ -112,6 +112,17 @@ fn primes_dividing(p: usize) -> Vec<usize> {
 }
 
 impl Problem {
+    /// The question for the game of an exact prefix: its space, rare table and losing positions.
+    pub fn from_prefix(prefix: &crate::values::ExactGenerator) -> Problem {
+        Problem {
+            game: prefix.game().clone(),
+            space: prefix.space(),
+            rares: prefix.rares().map(|(p, v)| (p as u64, v)).collect(),
+            losing: super::exclusions::losing_positions(prefix.values()),
+            local_search: None,
+        }
+    }
+
     /// Decides `p`. `known(d)` gives a checked feasible pattern of period `d` if one is known.
     ///
     /// # Errors
