@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use crate::game::Game;
 use crate::io::checkpoint::{Checkpoint, CheckpointError, Rollback};
-use crate::period::{Candidate, Certificate, Decision, PeriodSearch, decide};
+use crate::period::{Candidate, Certificate, Decision, PeriodSearch, decide, rule_window};
 use crate::stats::Stats;
 use crate::values::exact::{Rule, Scratch};
 use crate::values::speculative::{DEFAULT_BLOCK, SpecError, Speculative};
@@ -350,8 +350,7 @@ impl Engine {
     fn search_period(&mut self) -> bool {
         let verified = &self.history[..self.verified_to as usize];
         if self.pending.is_none() {
-            let window =
-                self.rares.last().map_or(0, |r| r.0 as usize) + self.config.game.max_take() + 1;
+            let window = rule_window(&self.config.game, self.rares.last().map_or(0, |r| r.0));
             self.pending = self.search.feed(verified, window);
         }
         let Some(c) = self.pending else { return false };

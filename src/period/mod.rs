@@ -8,7 +8,7 @@ pub mod proof;
 pub mod search;
 
 pub use proof::{Certificate, Decision, decide};
-pub use search::{Candidate, PeriodSearch};
+pub use search::{Candidate, PeriodSearch, rule_window};
 
 use crate::game::Game;
 use crate::values::{ExactGenerator, ValueError};
@@ -23,11 +23,6 @@ pub enum Outcome {
         candidates_refuted: u64,
         hash_collisions: u64,
     },
-}
-
-/// The window the rule reads with the generator's current rare table.
-fn rule_window(generator: &ExactGenerator) -> usize {
-    generator.rares().last().map_or(0, |r| r.0) + generator.game().max_take() + 1
 }
 
 /// Searches `game` from scratch, up to `max` values, for a proven period; `progress(values)`
@@ -51,7 +46,10 @@ pub fn find_period(
         progress(generator.values().len() as u64);
         let g = generator.values();
         if pending.is_none() {
-            pending = search.feed(g, rule_window(&generator));
+            pending = search.feed(
+                g,
+                rule_window(game, generator.rares().last().map_or(0, |r| r.0 as u64)),
+            );
         }
         match pending {
             Some(c) => match decide(game, g, c.period, c.n0 + 1 - c.window) {

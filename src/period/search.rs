@@ -11,6 +11,12 @@ appears (last rare position + largest take + 1), re-read at every saved heap.
 use super::hash::RollingHash;
 use crate::values::Value;
 
+/// The window the rule reads when no new rare value appears: last rare position + largest
+/// take + 1 (the `W` of the module docs).
+pub fn rule_window(game: &crate::game::Game, last_rare: u64) -> usize {
+    last_rare as usize + game.max_take() + 1
+}
+
 /// A confirmed candidate: the windows ending at `n0` and `n0 + period` are equal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Candidate {

@@ -125,9 +125,7 @@ impl Speculative {
     ) -> Result<Speculative, SpecError> {
         let compression = Compression::new(space).ok_or(SpecError::NoCompression(space))?;
         let block = block.max(8);
-        let last = rares.last().map_or(0, |r| r.0);
-        let max_take = game.max_take() as u64;
-        let need = 2 * last + max_take + 1;
+        let need = first_safe_heap(game, rares.last().map_or(0, |r| r.0));
         let start = history.len() as u64;
         if start < need {
             return Err(SpecError::TooEarly { start, need });
@@ -212,6 +210,13 @@ impl Speculative {
             self.base += cut as u64;
         }
     }
+}
+
+/// First heap from which byte speculation is sound with rares up to position `last_rare`: every
+/// partner heap an entry reads (back to `last_rare + max take` from a heap past it) is past the
+/// last rare position, so every partner value is common (the module invariant).
+pub(crate) fn first_safe_heap(game: &Game, last_rare: u64) -> u64 {
+    2 * last_rare + game.max_take() as u64 + 1
 }
 
 /// The marking table: `(offset, compressed value)` for every single-heap move and every split

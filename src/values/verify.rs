@@ -16,7 +16,9 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::exact::{Rule, Scratch, prove};
-use super::speculative::{Compression, Row, far_marks, first_free, marking_entries};
+use super::speculative::{
+    Compression, Row, far_marks, first_free, first_safe_heap, marking_entries,
+};
 use super::{SparseSpace, Value};
 use crate::game::Game;
 
@@ -169,8 +171,7 @@ impl Verifier {
             .zip(&self.rare_val)
             .map(|(&p, &v)| (u64::from(p), v))
             .collect();
-        let last = rares.last().map_or(0, |r| r.0 as usize);
-        let start = from.max(2 * last + self.game.max_take() + 1);
+        let start = from.max(first_safe_heap(&self.game, rares.last().map_or(0, |r| r.0)) as usize);
         let entries = marking_entries(&self.game, compression, &rares).ok()?;
         let reach = entries.first().map_or(1, |e| e.0);
         if start >= to || start < reach {
