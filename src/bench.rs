@@ -14,7 +14,7 @@ use crate::game::Game;
 use crate::values::{ExactGenerator, checksum};
 
 /// One timed run, ours or a baseline's.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Timing {
     pub name: String,
     pub values: u64,
@@ -116,7 +116,7 @@ pub fn time_exact(game: &Game, n: u64) -> Result<Timing, crate::values::ValueErr
 }
 
 /// Ours against a baseline: the ratio of rates and whether the checksums agree.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct Comparison {
     pub ours: Timing,
     pub baseline: Timing,
@@ -269,7 +269,7 @@ pub fn best_of<E>(repeat: usize, mut time: impl FnMut() -> Result<Timing, E>) ->
 }
 
 /// Everything `grundy bench speculative` measured.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
 pub struct SpeculativeBench {
     pub n: u64,
     pub repeat: usize,
@@ -279,6 +279,9 @@ pub struct SpeculativeBench {
     pub scaling: Vec<(usize, Timing, f64)>,
     /// Verifier on one core against `run.sh rare_value` on one core.
     pub verifier: Comparison,
+    /// Cores of the machine that measured this (absent in files from before it was recorded).
+    #[serde(default)]
+    pub cores: Option<usize>,
 }
 
 impl SpeculativeBench {

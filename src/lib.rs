@@ -9,6 +9,7 @@ Modules, one job each:
 - [`sat`]: periods by SAT: exclusions, the one-hot encoding, witness checks.
 - [`io`]: atomic writes, rare tables, value dumps.
 - [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
+- [`plot`]: figures (SVG and PNG) from the files the other commands write.
 - [`run`]: long runs: speculate, verify, roll back, checkpoint.
 - [`progress`]: progress bars on a terminal, plain lines in a pipe.
 
@@ -29,6 +30,7 @@ pub mod bench;
 pub mod game;
 pub mod io;
 pub mod period;
+pub mod plot;
 pub mod progress;
 pub mod run;
 pub mod sat;

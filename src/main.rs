@@ -137,6 +137,11 @@ enum Command {
         #[command(flatten)]
         solve: SatSolveArgs,
     },
+    /// Figures as SVG and PNG (OUT.svg, OUT.png) from the files the other commands write.
+    Plot {
+        #[command(subcommand)]
+        kind: PlotKind,
+    },
     /// Benchmarks against the C baselines of ../shared/bench, measured in the same run.
     Bench {
         #[command(subcommand)]
@@ -198,6 +203,53 @@ enum SatCommand {
         pattern: String,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum PlotKind {
+    /// How often each value occurs (log scale), common and rare apart.
+    Histogram {
+        /// `grundy stats --json` output or a `grundy run --out` report.
+        stats: PathBuf,
+        /// Output stem: writes STEM.svg and STEM.png [default: histogram].
+        #[arg(long, default_value = "histogram")]
+        out: PathBuf,
+    },
+    /// Rare values against their positions.
+    Rares {
+        /// Rare table (ours, JSON, or mvr's format).
+        table: PathBuf,
+        #[arg(long, default_value = "rares")]
+        out: PathBuf,
+    },
+    /// G(n) against n: computed exactly for GAME, or read from a binary dump (--values).
+    Values {
+        /// Game code (ignored with --values).
+        game: Option<String>,
+        #[arg(long, value_parser = parse_count, default_value = "0")]
+        from: u64,
+        #[arg(long, value_parser = parse_count, default_value = "2^12")]
+        to: u64,
+        /// Binary values dump to read instead of computing.
+        #[arg(long)]
+        values: Option<PathBuf>,
+        #[arg(long, default_value = "values")]
+        out: PathBuf,
+    },
+    /// SAT frontier: status and seconds per period p.
+    Sat {
+        /// Periods JSON (`grundy sat`, results/<game>/periods.json).
+        periods: PathBuf,
+        #[arg(long, default_value = "sat")]
+        out: PathBuf,
+    },
+    /// Values per second against threads, C baselines as reference lines.
+    Scaling {
+        /// `grundy bench speculative --json` output.
+        bench: PathBuf,
+        #[arg(long, default_value = "scaling")]
+        out: PathBuf,
     },
 }
 
@@ -638,6 +690,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             what: Some(what), ..
         } => return run_sat(what),
         Command::Sat { what: None, solve } => return run_sat_periods(solve),
+        Command::Plot { kind } => run_plot(kind)?,
         Command::Bench {
             what:
                 BenchKind::Speculative {
@@ -676,6 +729,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 single: bench::Comparison::new(single, base),
                 scaling,
                 verifier: bench::Comparison::new(verifier, rare_value),
+                cores: std::thread::available_parallelism().ok().map(|n| n.get()),
             };
             print!("{}", report.render_text());
             if let Some(path) = json {
@@ -710,6 +764,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_plot(kind: PlotKind) -> Result<()> {
+    use grundy::plot::{self, Histogram, RarePoints, SatFrontier, Scaling, ValueCloud};
+    let written = match kind {
+        PlotKind::Histogram { stats, out } => plot::render(&Histogram::read(&stats)?, &out)?,
+        PlotKind::Rares { table, out } => plot::render(&RarePoints::read(&table)?, &out)?,
+        PlotKind::Sat { periods, out } => plot::render(&SatFrontier::read(&periods)?, &out)?,
+        PlotKind::Scaling { bench, out } => plot::render(&Scaling::read(&bench)?, &out)?,
+        PlotKind::Values {
+            game,
+            from,
+            to,
+            values,
+            out,
+        } => {
+            if from >= to {
+                bail!("bad range: --from {from} must be below --to {to}");
+            }
+            let cloud = match (values, game) {
+                (Some(path), _) => ValueCloud::from_dump(&ValuesDump::read_bin(&path)?, from, to),
+                (None, Some(game)) => ValueCloud::compute(&parse_game(&game)?, from, to)?,
+                (None, None) => bail!("plot values needs a GAME or --values DUMP"),
+            };
+            if cloud.points.is_empty() {
+                bail!("no heaps in [{from}, {to}) to draw");
+            }
+            plot::render(&cloud, &out)?
+        }
+    };
+    for path in written {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
 }
 
 fn main() -> ExitCode {

@@ -2,13 +2,13 @@
 Statistics of a computed prefix `G(0..count)`: what `grundy stats` prints and `grundy plot` reads.
 */
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
 use crate::values::{SparseSpace, Value, checksum};
 
 /// Statistics of `G(0), ..., G(count - 1)`.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
 pub struct Stats {
     pub game: String,
     pub count: u64,

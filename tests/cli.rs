@@ -10,7 +10,7 @@ use grundy::values::naive_values;
 
 use crate::shared::reference;
 
-fn grundy(args: &[&str]) -> Output {
+pub fn grundy(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
         .output()
@@ -18,7 +18,7 @@ fn grundy(args: &[&str]) -> Output {
 }
 
 /// Asserts failure with exactly one line on standard error, and returns that line.
-fn fails_with_one_line(args: &[&str]) -> String {
+pub fn fails_with_one_line(args: &[&str]) -> String {
     let out = grundy(args);
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(!out.status.success(), "{args:?} succeeded");
@@ -31,7 +31,7 @@ fn fails_with_one_line(args: &[&str]) -> String {
     stderr
 }
 
-fn files_in(dir: &Path) -> Vec<String> {
+pub fn files_in(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -6,5 +6,6 @@ mod cli;
 mod engine;
 mod foundation;
 mod period;
+mod plot;
 mod sat;
 mod shared;

@@ -55,6 +55,21 @@ pub fn write_atomic(
     let mut out = BufWriter::new(tmp);
     write(&mut out).map_err(fail)?;
     let tmp = out.into_inner().map_err(|e| fail(e.into_error()))?;
+    // A temporary file is private (0600); the result should read like any file the user writes:
+    // the old file's permissions, or rw-r--r-- for a new one.
+    let permissions = std::fs::metadata(path)
+        .map(|m| m.permissions())
+        .or_else(|_| {
+            tmp.as_file().metadata().map(|m| {
+                let mut p = m.permissions();
+                #[cfg(unix)]
+                std::os::unix::fs::PermissionsExt::set_mode(&mut p, 0o644);
+                p
+            })
+        });
+    if let Ok(p) = permissions {
+        tmp.as_file().set_permissions(p).map_err(fail)?;
+    }
     tmp.as_file().sync_all().map_err(fail)?;
     tmp.persist(path).map_err(|e| fail(e.error))?;
     // Make the rename itself durable; not every platform can open a folder, so ignore failure.

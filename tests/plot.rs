@@ -1,0 +1,223 @@
+//! `grundy plot`: every kind renders a valid, non-empty PNG and SVG from small fixture data; what
+//! is drawn is checked against the naive oracle and mvr's table; bad input gives one line.
+
+use std::path::Path;
+
+use grundy::Game;
+use grundy::plot::{Histogram, ValueCloud};
+use grundy::values::naive_values;
+
+use crate::cli::{fails_with_one_line, files_in, grundy};
+use crate::shared::reference;
+
+/// Decodes a PNG; checks its size and that something other than the white background was drawn.
+fn assert_png_drawn(path: &Path) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut pixels).expect("PNG data");
+    assert_eq!((info.width, info.height), grundy::plot::SIZE);
+    let inked = pixels.iter().filter(|&&b| b < 200).count();
+    assert!(inked > 2000, "{}: only {inked} dark bytes", path.display());
+}
+
+fn assert_svg_drawn(path: &Path, caption: &str) -> String {
+    let svg = std::fs::read_to_string(path).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", path.display());
+    assert!(svg.trim_end().ends_with("</svg>"), "{}", path.display());
+    assert!(
+        svg.contains(caption),
+        "{} lacks {caption:?}",
+        path.display()
+    );
+    svg
+}
+
+/// Runs `grundy plot ARGS --out DIR/STEM` and checks both files.
+fn plot_ok(dir: &Path, stem: &str, args: &[&str], caption: &str) -> String {
+    let out = dir.join(stem);
+    let mut all = vec!["plot"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    let result = grundy(&all);
+    assert!(
+        result.status.success(),
+        "{all:?}: {}",
+        String::from_utf8_lossy(&result.stderr)
+    );
+    assert_png_drawn(&out.with_extension("png"));
+    assert_svg_drawn(&out.with_extension("svg"), caption)
+}
+
+const PERIODS_FIXTURE: &str = r#"{"game": ".6", "assumptions": "fixture", "rare_values": 3,
+ "last_rare": 9, "results": [
+ {"p": 1, "feasible": "excluded", "primitive": "excluded", "pattern": null,
+  "pattern_period": null, "how": "excluded", "solver": null, "seconds": 0.0, "variables": 0,
+  "clauses": 0, "timeout_seconds": 60.0},
+ {"p": 4, "feasible": "sat", "primitive": "sat", "pattern": [2, 3, 8, 9], "pattern_period": 4,
+  "how": "solved", "solver": "cadical", "seconds": 0.5, "variables": 10, "clauses": 20,
+  "timeout_seconds": 60.0},
+ {"p": 8, "feasible": "sat", "primitive": "timeout", "pattern": [2, 3, 8, 9, 2, 3, 8, 9],
+  "pattern_period": 4, "how": "lifted from 4", "solver": "cadical", "seconds": 60.0,
+  "variables": 10, "clauses": 20, "timeout_seconds": 60.0},
+ {"p": 9, "feasible": "unsat", "primitive": "unsat", "pattern": null, "pattern_period": null,
+  "how": "solved", "solver": "splr", "seconds": 3.0, "variables": 10, "clauses": 20,
+  "timeout_seconds": 60.0}]}"#;
+
+fn timing(name: &str, rate: f64) -> String {
+    format!(
+        r#"{{"name": "{name}", "values": 1000, "seconds": 1.0, "values_per_sec": {rate}, "checksum": 7}}"#
+    )
+}
+
+fn bench_fixture() -> String {
+    let single = format!(
+        r#"{{"ours": {}, "baseline": {}, "ratio": 1.0, "checksums_equal": true}}"#,
+        timing("ours", 2e6),
+        timing("C speculative", 2e6)
+    );
+    let verifier = format!(
+        r#"{{"ours": {}, "baseline": {}, "ratio": 5.0, "checksums_equal": true}}"#,
+        timing("verifier", 6e5),
+        timing("C rare_value", 1.2e5)
+    );
+    format!(
+        r#"{{"n": 1000, "repeat": 1, "single": {single}, "verifier": {verifier},
+        "scaling": [[1, {}, 1.0], [2, {}, 1.7], [4, {}, 3.1]]}}"#,
+        timing("T=1", 2e6),
+        timing("T=2", 3.4e6),
+        timing("T=4", 6.2e6)
+    )
+}
+
+#[test]
+fn every_kind_renders_png_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let stats = d.join("stats.json");
+    let made = grundy(&[
+        "stats",
+        ".6",
+        "-n",
+        "3000",
+        "--json",
+        "--out",
+        stats.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    plot_ok(
+        d,
+        "histogram",
+        &["histogram", stats.to_str().unwrap()],
+        "G(0..3000)",
+    );
+
+    let mvr = reference("officers_rare_values_mvr.txt");
+    plot_ok(
+        d,
+        "rares",
+        &["rares", mvr.to_str().unwrap()],
+        "the 1584 rare values, the last at heap 20627",
+    );
+    plot_ok(
+        d,
+        "values",
+        &["values", ".6", "--to", "2000"],
+        "G(n) for 0 &lt;= n &lt; 2000",
+    );
+    plot_ok(
+        d,
+        "values-45",
+        &["values", ".45", "--from", "100", "--to", "700"],
+        "G(n) for 100",
+    );
+
+    let periods = d.join("periods.json");
+    std::fs::write(&periods, PERIODS_FIXTURE).unwrap();
+    let svg = plot_ok(
+        d,
+        "sat",
+        &["sat", periods.to_str().unwrap()],
+        "minimal period",
+    );
+    assert!(svg.contains("undecided (timeout)") && svg.contains("UNSAT"));
+
+    let bench = d.join("bench.json");
+    std::fs::write(&bench, bench_fixture()).unwrap();
+    let svg = plot_ok(
+        d,
+        "scaling",
+        &["scaling", bench.to_str().unwrap()],
+        "1000 values",
+    );
+    assert!(svg.contains("C speculative (1 thread)") && svg.contains("C rare_value (1 thread)"));
+}
+
+#[test]
+fn the_cloud_draws_every_rare_value_of_the_oracle() {
+    // Officers' rare rule from the papers: popcount(v & !0x11) even.
+    let officers: Game = ".6".parse().unwrap();
+    let naive = naive_values(&officers, 3000).unwrap();
+    let rare_by_paper: Vec<(u64, u16)> = (500..3000)
+        .filter(|&n| (naive[n] & !0x11).count_ones().is_multiple_of(2))
+        .map(|n| (n as u64, naive[n]))
+        .collect();
+    let cloud = ValueCloud::compute(&officers, 500, 3000).unwrap();
+    let drawn_rare: Vec<(u64, u16)> = cloud
+        .points
+        .iter()
+        .filter(|p| p.2)
+        .map(|p| (p.0, p.1))
+        .collect();
+    assert_eq!(drawn_rare, rare_by_paper);
+    for &(n, v, _) in &cloud.points {
+        assert_eq!(v, naive[n as usize], "heap {n}");
+    }
+    // Sampled: a long range keeps every rare value and thins the common ones.
+    let long = ValueCloud::compute(&officers, 0, 100_000).unwrap();
+    let rares = long.points.iter().filter(|p| p.2).count();
+    assert_eq!(rares, 1584, "mvr's table has 1584 rare values below 100000");
+    assert!(long.points.len() <= grundy::plot::MAX_CLOUD_POINTS + rares);
+}
+
+#[test]
+fn the_histogram_counts_the_oracles_values() {
+    let officers: Game = ".6".parse().unwrap();
+    let naive = naive_values(&officers, 2000).unwrap();
+    let stats = grundy::stats::Stats::from_values(&officers, &naive, grundy::SparseSpace::OFFICERS);
+    let histogram = Histogram::from_stats(&stats);
+    for (v, count) in histogram.bars {
+        assert_eq!(
+            count,
+            naive.iter().filter(|&&x| x == v).count() as u64,
+            "{v}"
+        );
+    }
+    assert!(histogram.space.is_some());
+}
+
+#[test]
+fn bad_plot_input_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("fig");
+    let out = out.to_str().unwrap();
+    let missing = d.join("missing.json");
+    let line = fails_with_one_line(&["plot", "sat", missing.to_str().unwrap(), "--out", out]);
+    assert!(line.contains("cannot read"), "{line}");
+    let garbage = d.join("garbage.json");
+    std::fs::write(&garbage, "{\"not\": \"a periods file\"}").unwrap();
+    for kind in ["histogram", "sat", "scaling", "rares"] {
+        let line = fails_with_one_line(&["plot", kind, garbage.to_str().unwrap(), "--out", out]);
+        assert!(line.contains("garbage.json"), "{kind}: {line}");
+    }
+    fails_with_one_line(&[
+        "plot", "values", ".6", "--from", "10", "--to", "5", "--out", out,
+    ]);
+    fails_with_one_line(&["plot", "values", "--out", out]);
+    let files: Vec<String> = files_in(d)
+        .into_iter()
+        .filter(|f| f.starts_with("fig"))
+        .collect();
+    assert!(files.is_empty(), "left behind: {files:?}");
+}
