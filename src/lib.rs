@@ -8,6 +8,7 @@ Modules, one job each:
 - [`period`]: hash search for periods and their proof by the Guy-Smith theorem.
 - [`sat`]: periods by SAT: exclusions, the one-hot encoding, witness checks.
 - [`io`]: atomic writes, rare tables, value dumps.
+- [`cluster`]: work split into Slurm job-array tasks, and their verdicts merged.
 - [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
 - [`plot`]: figures (SVG and PNG) from the files the other commands write.
 - [`run`]: long runs: speculate, verify, roll back, checkpoint.
@@ -27,6 +28,7 @@ assert_eq!(officers.to_string(), ".6");
 */
 
 pub mod bench;
+pub mod cluster;
 pub mod game;
 pub mod io;
 pub mod period;

@@ -137,6 +137,20 @@ enum Command {
         #[command(flatten)]
         solve: SatSolveArgs,
     },
+    /// Verification or SAT as a Slurm job array (or `--run-here`); combine with `grundy merge DIR`.
+    Slurm {
+        #[command(subcommand)]
+        what: SlurmCommand,
+    },
+    /// Combine the verdicts of a work folder: verified frontier, first wrong value (and a rollback
+    /// checkpoint to resume from), missing tasks; SAT answers merged into the periods file.
+    Merge {
+        /// Work folder of `grundy slurm`.
+        dir: PathBuf,
+        /// SAT only: periods file to merge into [default: results/<game>/periods.json].
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Figures as SVG and PNG (OUT.svg, OUT.png) from the files the other commands write.
     Plot {
         #[command(subcommand)]
@@ -203,6 +217,70 @@ enum SatCommand {
         pattern: String,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct SubmitArgs {
+    /// Work folder: manifest, job script, verdicts, logs (created if missing).
+    #[arg(long)]
+    work: PathBuf,
+    /// Extra #SBATCH option for the script, e.g. --sbatch-arg=--partition=short (repeatable).
+    #[arg(long, allow_hyphen_values = true)]
+    sbatch_arg: Vec<String>,
+    /// CPUs per task (the verifier's threads).
+    #[arg(long, default_value_t = 1)]
+    cpus_per_task: usize,
+    /// At most this many tasks at once (--array=...%K).
+    #[arg(long)]
+    max_running: Option<usize>,
+    /// Write the manifest and job script only; submit nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// Wait for the job to end (sbatch --wait).
+    #[arg(long)]
+    wait: bool,
+    /// No Slurm: run the tasks here, one after another.
+    #[arg(long, conflicts_with_all = ["wait", "dry_run"])]
+    run_here: bool,
+    /// The grundy binary the tasks run [default: this one].
+    #[arg(long)]
+    grundy: Option<PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum SlurmCommand {
+    /// Verify a binary values dump in --shards intervals, one task each.
+    Verify {
+        #[arg(long)]
+        values: PathBuf,
+        #[arg(long)]
+        shards: usize,
+        /// First heap to check [default: 0].
+        #[arg(long, value_parser = parse_count)]
+        from: Option<u64>,
+        /// End of the range [default: the end of the dump].
+        #[arg(long, value_parser = parse_count)]
+        to: Option<u64>,
+        #[command(flatten)]
+        submit: SubmitArgs,
+    },
+    /// Decide periods A..B, one task per p (each a `grundy sat GAME --periods p..p`).
+    Sat {
+        game: String,
+        #[arg(long)]
+        periods: String,
+        #[arg(long, value_enum, default_value = "cadical")]
+        solver: grundy::sat::solve::SolverKind,
+        #[arg(long, default_value_t = 300.0)]
+        timeout: f64,
+        /// Seconds of local search before each solver call (see grundy sat --local).
+        #[arg(long)]
+        local_search: Option<f64>,
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
+        #[command(flatten)]
+        submit: SubmitArgs,
     },
 }
 
@@ -691,6 +769,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => return run_sat(what),
         Command::Sat { what: None, solve } => return run_sat_periods(solve),
         Command::Plot { kind } => run_plot(kind)?,
+        Command::Slurm { what } => run_slurm(what)?,
+        Command::Merge { dir, out } => return run_merge(&dir, out.as_deref()),
         Command::Bench {
             what:
                 BenchKind::Speculative {
@@ -761,6 +841,206 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if !comparison.checksums_equal {
                 bail!("checksums differ: the two programs did not compute the same values");
             }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_slurm(what: SlurmCommand) -> Result<()> {
+    use grundy::cluster::{Manifest, SubmitOptions, array_spec};
+    let (manifest, submit) = match what {
+        SlurmCommand::Verify {
+            values,
+            shards,
+            from,
+            to,
+            submit,
+        } => {
+            let dump = ValuesDump::read_bin(&values)?;
+            if dump.start != 0 {
+                bail!(
+                    "{} starts at heap {}; the verifier needs the values from heap 0",
+                    values.display(),
+                    dump.start
+                );
+            }
+            let len = dump.values.len() as u64;
+            let (from, to) = (from.unwrap_or(0), to.unwrap_or(len));
+            if from >= to || to > len {
+                bail!("bad interval [{from}, {to}): the dump holds heaps 0..{len}");
+            }
+            if shards == 0 {
+                bail!("--shards must be at least 1");
+            }
+            let grundy = submit
+                .grundy
+                .clone()
+                .map_or_else(std::env::current_exe, Ok)?;
+            let game = dump.game.to_string();
+            let m = Manifest::verify(
+                &submit.work,
+                &grundy,
+                &game,
+                &values,
+                (from, to),
+                shards,
+                submit.cpus_per_task.max(1),
+            )?;
+            (m, submit)
+        }
+        SlurmCommand::Sat {
+            game,
+            periods,
+            solver,
+            timeout,
+            local_search,
+            values,
+            submit,
+        } => {
+            let game = parse_game(&game)?;
+            let range = parse_periods(&periods)?;
+            if !(timeout > 0.0 && timeout.is_finite()) {
+                bail!("--timeout must be a positive number of seconds");
+            }
+            let mut args = vec![
+                "--solver".to_string(),
+                format!("{solver:?}").to_lowercase(),
+                "--timeout".into(),
+                timeout.to_string(),
+                "--values".into(),
+                values.to_string(),
+            ];
+            if let Some(l) = local_search {
+                args.extend(["--local".to_string(), l.to_string()]);
+            }
+            let grundy = submit
+                .grundy
+                .clone()
+                .map_or_else(std::env::current_exe, Ok)?;
+            let m = Manifest::sat(
+                &submit.work,
+                &grundy,
+                &game.to_string(),
+                (*range.start(), *range.end()),
+                &args,
+            )?;
+            (m, submit)
+        }
+    };
+    let options = SubmitOptions {
+        sbatch_args: submit.sbatch_arg.clone(),
+        cpus_per_task: submit.cpus_per_task.max(1),
+        max_running: submit.max_running,
+        wait: submit.wait,
+    };
+    let work = &submit.work;
+    let mut manifest = manifest.open(work, &options)?;
+    let todo = manifest.not_done(work);
+    let total = manifest.tasks.len();
+    if todo.is_empty() {
+        println!(
+            "all {total} tasks of {} are done; combine them with: grundy merge {}",
+            work.display(),
+            work.display()
+        );
+        return Ok(());
+    }
+    println!(
+        "{} of {total} tasks to run: {}",
+        todo.len(),
+        array_spec(&todo)
+    );
+    if submit.dry_run {
+        println!(
+            "wrote {} (not submitted)",
+            work.join("job.sbatch").display()
+        );
+    } else if submit.run_here {
+        manifest.run_here(&todo)?;
+        println!(
+            "ran {} tasks here; combine them with: grundy merge {}",
+            todo.len(),
+            work.display()
+        );
+    } else {
+        let id = manifest.submit(work, &todo, &options)?;
+        let state = if submit.wait { "ended" } else { "submitted" };
+        println!(
+            "job {id} {state}; combine the verdicts with: grundy merge {}",
+            work.display()
+        );
+    }
+    Ok(())
+}
+
+fn run_merge(dir: &std::path::Path, out: Option<&std::path::Path>) -> Result<ExitCode> {
+    use grundy::cluster::{MergeReport, array_spec, merge};
+    match merge(dir, out)? {
+        MergeReport::Verify(m) => {
+            println!(
+                "{}: verified [{}, {}) of [{}, {}){}",
+                m.game,
+                m.from,
+                m.verified_to,
+                m.from,
+                m.to,
+                if m.complete { ": complete" } else { "" }
+            );
+            if !m.missing.is_empty() {
+                println!(
+                    "missing tasks (no verdict; submit again to run only these): {}",
+                    array_spec(&m.missing)
+                );
+            }
+            for (task, w) in &m.failed {
+                println!(
+                    "task {task}: heap {} claimed {} but is {}",
+                    w.heap, w.claimed, w.exact
+                );
+            }
+            if m.failed.len() > 1 {
+                println!(
+                    "(each interval is checked against the claims before it: failures after the first may follow from it)"
+                );
+            }
+            if let Some(w) = m.first_wrong {
+                println!(
+                    "first wrong value: heap {} (claimed {}, exact {})",
+                    w.heap, w.claimed, w.exact
+                );
+                if let Some(c) = &m.rollback_checkpoint {
+                    println!(
+                        "rolled back: continue with grundy run {} --to {} --checkpoint {} --resume",
+                        m.game,
+                        m.to,
+                        c.display()
+                    );
+                }
+                return Ok(ExitCode::from(1));
+            }
+        }
+        MergeReport::Sat(m) => {
+            for r in &m.results {
+                println!(
+                    "p={:<3} feasible {:<8} primitive {:<8} {:.1} s  {}",
+                    r.p,
+                    format!("{:?}", r.feasible).to_lowercase(),
+                    format!("{:?}", r.primitive).to_lowercase(),
+                    r.seconds,
+                    r.how
+                );
+            }
+            if !m.missing.is_empty() {
+                println!(
+                    "missing tasks (no verdict; submit again to run only these): {}",
+                    array_spec(&m.missing)
+                );
+            }
+            println!(
+                "merged {} answers into {}",
+                m.results.len(),
+                m.out.display()
+            );
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -3,6 +3,7 @@
 //! `../shared/bench`.
 
 mod cli;
+mod cluster;
 mod engine;
 mod foundation;
 mod period;

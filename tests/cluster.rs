@@ -1,0 +1,420 @@
+//! Cluster work: `grundy slurm verify|sat` and `grundy merge`.
+//!
+//! The tests without `slurm_` in their name run the tasks with `--run-here` (no Slurm); the
+//! `slurm_` tests are ignored by `cargo test` and run by `.ci/slurm-test`, which starts a real
+//! one-node Slurm cluster first (Debian's slurm-wlm and munge). Oracles: a single-process
+//! `grundy verify` of the same dump, the C baseline's checksum, and a local `grundy sat` run.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use grundy::io::ValuesDump;
+use grundy::values::exact_prefix;
+use serde_json::Value as Json;
+
+use crate::cli::grundy;
+use crate::shared::baseline_checksum;
+
+fn ok(args: &[&str]) -> String {
+    let out = grundy(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn json(path: &Path) -> Json {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// Officers `G(0..n)` as a binary dump, with `wrong` (heap, value) claims put in.
+fn dump(dir: &Path, name: &str, n: usize, wrong: &[(usize, u16)]) -> PathBuf {
+    let mut values = exact_prefix(&grundy::Game::officers(), n)
+        .unwrap()
+        .into_values();
+    for &(heap, v) in wrong {
+        values[heap] = v;
+    }
+    let path = dir.join(name);
+    let dump = ValuesDump {
+        game: grundy::Game::officers(),
+        start: 0,
+        exact: wrong.is_empty(),
+        values,
+    };
+    std::fs::write(&path, dump.to_bin()).unwrap();
+    path
+}
+
+/// `grundy verify` of the whole dump in one process: (verified_to, first wrong heap).
+fn single_process(values: &Path, n: usize) -> (u64, Option<u64>) {
+    let out = grundy(&[
+        "verify",
+        "--values",
+        s(values),
+        "--from",
+        "0",
+        "--to",
+        &n.to_string(),
+    ]);
+    let v: Json = serde_json::from_slice(&out.stdout).unwrap();
+    (
+        v["verified_to"].as_u64().unwrap(),
+        v["first_wrong"]["heap"].as_u64(),
+    )
+}
+
+/// `grundy merge DIR`: (exit status, merged.json).
+fn merged(dir: &Path) -> (Output, Json) {
+    let out = grundy(&["merge", s(dir)]);
+    (out, json(&dir.join("merged.json")))
+}
+
+fn frontier(m: &Json) -> (u64, Option<u64>) {
+    (
+        m["verified_to"].as_u64().unwrap(),
+        m["first_wrong"]["heap"].as_u64(),
+    )
+}
+
+#[test]
+fn sharded_verification_here_equals_one_process_and_resubmits_only_missing_tasks() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1 << 16;
+    let values = dump(dir.path(), "v.bin", n, &[]);
+    let work = dir.path().join("work");
+    let said = ok(&[
+        "slurm",
+        "verify",
+        "--values",
+        s(&values),
+        "--shards",
+        "4",
+        "--work",
+        s(&work),
+        "--run-here",
+    ]);
+    assert!(said.contains("4 of 4 tasks to run: 0-3"), "{said}");
+    let (out, m) = merged(&work);
+    assert!(out.status.success());
+    assert_eq!(frontier(&m), single_process(&values, n));
+    assert_eq!(m["complete"], true);
+
+    // A lost verdict: listed as missing, the frontier stops before it, and only it runs again.
+    std::fs::remove_file(work.join("verdicts/verify-2.json")).unwrap();
+    let (_, m) = merged(&work);
+    assert_eq!(m["missing"], serde_json::json!([2]));
+    assert_eq!(m["verified_to"].as_u64().unwrap(), (n / 2) as u64);
+    let said = ok(&[
+        "slurm",
+        "verify",
+        "--values",
+        s(&values),
+        "--shards",
+        "4",
+        "--work",
+        s(&work),
+        "--run-here",
+    ]);
+    assert!(said.contains("1 of 4 tasks to run: 2"), "{said}");
+    let (_, again) = merged(&work);
+    assert_eq!(frontier(&again), single_process(&values, n));
+
+    // Another plan for the same folder is refused.
+    let out = grundy(&[
+        "slurm",
+        "verify",
+        "--values",
+        s(&values),
+        "--shards",
+        "5",
+        "--work",
+        s(&work),
+        "--dry-run",
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another job"));
+}
+
+#[test]
+fn a_wrong_value_is_named_and_the_rollback_checkpoint_resumes_to_the_c_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1 << 18;
+    let truth = dump(dir.path(), "true.bin", n, &[]);
+    let exact = ValuesDump::read_bin(&truth).unwrap().values[200_001];
+    let values = dump(
+        dir.path(),
+        "v.bin",
+        n,
+        &[(200_001, exact ^ 4), (250_000, 7)],
+    );
+    let work = dir.path().join("work");
+    ok(&[
+        "slurm",
+        "verify",
+        "--values",
+        s(&values),
+        "--shards",
+        "4",
+        "--work",
+        s(&work),
+        "--run-here",
+    ]);
+    let (out, m) = merged(&work);
+    assert_eq!(out.status.code(), Some(1), "a wrong value exits 1");
+    assert_eq!(frontier(&m), single_process(&values, n));
+    assert_eq!(m["first_wrong"]["heap"], 200_001);
+    assert_eq!(m["first_wrong"]["exact"], exact);
+
+    // The engine takes it from there: resume, and the values are the true ones.
+    let checkpoint = work.join("rollback.checkpoint");
+    let report = dir.path().join("report.json");
+    ok(&[
+        "run",
+        "officers",
+        "--to",
+        &n.to_string(),
+        "--checkpoint",
+        s(&checkpoint),
+        "--resume",
+        "--out",
+        s(&report),
+    ]);
+    let r = json(&report);
+    assert_eq!(r["verified_to"].as_u64().unwrap(), n as u64);
+    assert_eq!(
+        r["checksum"].as_u64().unwrap(),
+        baseline_checksum("speculative", n as u64)
+    );
+    assert_eq!(r["rollbacks"][0]["heap"], 200_001);
+}
+
+#[test]
+fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = dir.path().join("local.json");
+    ok(&[
+        "sat",
+        "officers",
+        "--periods",
+        "4..7",
+        "--timeout",
+        "60",
+        "--out",
+        s(&local),
+    ]);
+    let work = dir.path().join("work");
+    ok(&[
+        "slurm",
+        "sat",
+        "officers",
+        "--periods",
+        "4..7",
+        "--timeout",
+        "60",
+        "--work",
+        s(&work),
+        "--run-here",
+    ]);
+    let out = dir.path().join("merged.json");
+    std::fs::copy(&local, &out).unwrap();
+    ok(&["merge", s(&work), "--out", s(&out)]);
+    let statuses = |f: &Json| -> Vec<(u64, String, String)> {
+        f["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["p"].as_u64().unwrap(),
+                    r["feasible"].to_string(),
+                    r["primitive"].to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(statuses(&json(&out)), statuses(&json(&local)));
+    assert_eq!(statuses(&json(&out)).len(), 4);
+}
+
+// ---- real Slurm (run by .ci/slurm-test) ----
+
+fn squeue_empty(job: &str) -> bool {
+    let out = std::process::Command::new("squeue")
+        .args(["-h", "-j", job])
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).trim().is_empty()
+}
+
+fn job_id(said: &str) -> String {
+    said.split_whitespace()
+        .skip_while(|w| *w != "job")
+        .nth(1)
+        .expect("a job id")
+        .to_string()
+}
+
+#[test]
+#[ignore = "needs Slurm: run by .ci/slurm-test"]
+fn slurm_verify_in_8_shards_equals_one_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1 << 22;
+    let values = dump(dir.path(), "v.bin", n, &[]);
+    let work = dir.path().join("work");
+    let said = ok(&[
+        "slurm",
+        "verify",
+        "--values",
+        s(&values),
+        "--shards",
+        "8",
+        "--work",
+        s(&work),
+        "--wait",
+    ]);
+    assert!(said.contains("8 of 8 tasks"), "{said}");
+    let (out, m) = merged(&work);
+    assert!(out.status.success());
+    assert_eq!(frontier(&m), single_process(&values, n));
+    assert_eq!(m["complete"], true);
+    let logs = std::fs::read_dir(work.join("logs")).unwrap().count();
+    assert_eq!(logs, 8, "one Slurm log per task");
+}
+
+#[test]
+#[ignore = "needs Slurm: run by .ci/slurm-test"]
+fn slurm_names_the_one_corrupted_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1 << 22;
+    let values = dump(dir.path(), "v.bin", n, &[(3_000_017, 1)]);
+    let work = dir.path().join("work");
+    ok(&[
+        "slurm",
+        "verify",
+        "--values",
+        s(&values),
+        "--shards",
+        "8",
+        "--work",
+        s(&work),
+        "--wait",
+    ]);
+    let (out, m) = merged(&work);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(m["first_wrong"]["heap"], 3_000_017);
+    assert_eq!(frontier(&m), single_process(&values, n));
+    // Later shards may fail too: they check against the claims before them, the corrupted one
+    // among them. The first failure is the corrupted heap itself.
+    assert_eq!(m["failed"][0][1]["heap"], 3_000_017, "{m}");
+}
+
+#[test]
+#[ignore = "needs Slurm: run by .ci/slurm-test"]
+fn slurm_cancelled_task_alone_runs_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1 << 21;
+    let values = dump(dir.path(), "v.bin", n, &[]);
+    let work = dir.path().join("work");
+    let args = [
+        "slurm",
+        "verify",
+        "--values",
+        s(&values),
+        "--shards",
+        "8",
+        "--work",
+        s(&work),
+    ];
+    // One task at a time, so task 5 is still pending while the job runs; cancel it.
+    let said = ok(&[&args[..], &["--max-running", "1"]].concat());
+    let job = job_id(&said);
+    let cancel = std::process::Command::new("scancel")
+        .arg(format!("{job}_5"))
+        .status()
+        .unwrap();
+    assert!(cancel.success());
+    // Re-submitting while the job still runs is refused: a task never runs twice at once.
+    let busy = grundy(&args);
+    if !squeue_empty(&job) {
+        assert!(!busy.status.success());
+        assert!(String::from_utf8_lossy(&busy.stderr).contains("still queued or running"));
+    }
+    while !squeue_empty(&job) {
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    let (_, m) = merged(&work);
+    assert_eq!(m["missing"], serde_json::json!([5]), "{m}");
+    assert_eq!(m["verified_to"].as_u64().unwrap(), split_start(n, 8, 5));
+    let said = ok(&[&args[..], &["--wait"]].concat());
+    assert!(said.contains("1 of 8 tasks to run: 5"), "{said}");
+    let again = job_id(&said);
+    let reruns: Vec<String> = std::fs::read_dir(work.join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with(&format!("{again}_")))
+        .collect();
+    assert_eq!(reruns, vec![format!("{again}_5.out")]);
+    let (out, m) = merged(&work);
+    assert!(out.status.success());
+    assert_eq!(frontier(&m), single_process(&values, n));
+}
+
+fn split_start(n: usize, shards: u64, k: u64) -> u64 {
+    n as u64 * k / shards
+}
+
+#[test]
+#[ignore = "needs Slurm: run by .ci/slurm-test"]
+fn slurm_sat_4_to_12_equals_local() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = dir.path().join("local.json");
+    ok(&[
+        "sat",
+        "officers",
+        "--periods",
+        "4..12",
+        "--timeout",
+        "120",
+        "--out",
+        s(&local),
+    ]);
+    let work = dir.path().join("work");
+    ok(&[
+        "slurm",
+        "sat",
+        "officers",
+        "--periods",
+        "4..12",
+        "--timeout",
+        "120",
+        "--work",
+        s(&work),
+        "--wait",
+    ]);
+    let out = dir.path().join("slurm.json");
+    ok(&["merge", s(&work), "--out", s(&out)]);
+    let statuses = |f: &Json| -> Vec<(u64, String, String)> {
+        f["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["p"].as_u64().unwrap(),
+                    r["feasible"].to_string(),
+                    r["primitive"].to_string(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(statuses(&json(&out)), statuses(&json(&local)));
+    assert_eq!(statuses(&json(&out)).len(), 9);
+}
