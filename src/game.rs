@@ -102,12 +102,16 @@ impl Game {
         *self == Game::officers()
     }
 
-    /// A name safe for a folder (`officers`, `0.137` -> `0.137`, `4.07` -> `4.07`).
+    /// A name safe for a folder or file, never hidden (`officers`, `.137` -> `0.137`,
+    /// `4.07` -> `4.07`).
     pub fn slug(&self) -> String {
+        let code = self.to_string();
         if self.is_officers() {
             "officers".to_string()
+        } else if code.starts_with('.') {
+            format!("0{code}")
         } else {
-            self.to_string()
+            code
         }
     }
 }

@@ -180,6 +180,24 @@ struct SatSolveArgs {
     /// Seconds of local search before each solver call [default: a quarter of --timeout, at most 10].
     #[arg(long)]
     local: Option<f64>,
+    /// Enumerate every pattern of one period up to rotation (blocking clauses), written as JSON
+    /// to --out [default: results/<game>/patterns-p<P>.json].
+    #[arg(long)]
+    all: bool,
+    /// With --all: stop after this many rotation classes.
+    #[arg(long, default_value_t = 100_000)]
+    limit: usize,
+    /// Break rotation symmetry (s[0] is a smallest value of the pattern).
+    #[arg(long)]
+    break_rotation: bool,
+    /// Write a certificate for every UNSAT answer here: the CNF and a DRAT proof (cadical) or a
+    /// varisat proof, checked at once by varisat-checker (varisat).
+    #[arg(long)]
+    proof_dir: Option<PathBuf>,
+    /// Run this many CaDiCaL copies (different seeds and presets) per solver call; the first
+    /// answer wins. 1: one solver.
+    #[arg(long, default_value_t = 1)]
+    portfolio: usize,
     /// Merge the results into this JSON file [default: results/<game>/periods.json].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -470,17 +488,60 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
-    let out = args
-        .out
-        .unwrap_or_else(|| PathBuf::from(format!("results/{}/periods.json", game.slug())));
+    if let Some(dir) = &args.proof_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    if args.all && range.start() != range.end() {
+        bail!("--all enumerates one period: give --periods P..P");
+    }
+    let out = args.out.clone().unwrap_or_else(|| {
+        let name = if args.all {
+            format!("patterns-p{}.json", range.start())
+        } else {
+            "periods.json".into()
+        };
+        PathBuf::from(format!("results/{}/{name}", game.slug()))
+    });
     let prefix = exact_prefix(&game, args.values as usize)?;
     let problem = Problem {
         local_search: args
             .local
             .filter(|s| *s >= 0.0 && s.is_finite())
             .map(std::time::Duration::from_secs_f64),
+        break_rotation: args.break_rotation,
+        portfolio: args.portfolio.max(1),
+        proof_dir: args.proof_dir.clone(),
         ..Problem::from_prefix(&prefix)
     };
+    if args.all {
+        let p = *range.start();
+        if let Some(l) = grundy::sat::exclusions::excluded_by(p, &problem.losing) {
+            bail!("p = {p} is excluded (p divides l + 1 for the losing position {l}): no pattern");
+        }
+        let timeout = std::time::Duration::from_secs_f64(args.timeout);
+        let found =
+            grundy::sat::enumerate::enumerate(&problem, p as usize, Some(timeout), args.limit)?;
+        let json = serde_json::to_string_pretty(&found)? + "\n";
+        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display()))?;
+        }
+        write_output(Some(&out), |w| w.write_all(json.as_bytes()))?;
+        println!(
+            "p={p}: {} patterns up to rotation{} in {:.1} s ({} solver calls); by minimal period: {:?}; written to {}",
+            found.classes.len(),
+            if found.complete {
+                ", all of them"
+            } else {
+                " (stopped at the limit: a lower bound)"
+            },
+            found.seconds,
+            found.solver_calls,
+            found.by_minimal_period,
+            out.display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let mut file = if out.exists() {
         let text = std::fs::read_to_string(&out)
             .with_context(|| format!("cannot read {}", out.display()))?;

@@ -280,6 +280,7 @@ fn results_merge_without_losing_decided_answers() {
         variables: 0,
         clauses: 0,
         timeout_seconds: None,
+        proofs: Vec::new(),
     };
     file.merge(vec![result(27, Status::Timeout), result(4, Status::Sat)]);
     file.merge(vec![
@@ -366,4 +367,233 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
             }
         }
     }
+}
+
+/// The exact prefix problem of a solved game (its own rare table).
+fn game_problem(code: &str) -> grundy::sat::periods::Problem {
+    let game: Game = code.parse().unwrap();
+    let mut g = ExactGenerator::new(&game);
+    g.extend_to(1 << 14).unwrap();
+    grundy::sat::periods::Problem::from_prefix(&g)
+}
+
+fn rotate(s: &[u16], k: usize) -> Vec<u16> {
+    s[k..].iter().chain(&s[..k]).copied().collect()
+}
+
+#[test]
+fn rotation_breaking_keeps_min_first_rotations_and_answers() {
+    let rares = officers_rares();
+    for (p, published) in riley().into_iter().take(12) {
+        let Some(pattern) = published else { continue };
+        let mut e =
+            PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+        e.break_rotation();
+        let min = *pattern.iter().min().unwrap();
+        for k in 0..p {
+            let rotated = rotate(&pattern, k);
+            let a = e.assignment_for(&rotated).unwrap();
+            // The published patterns are fixed points, so only the symmetry clauses can fail.
+            assert_eq!(
+                e.cnf.first_violated(&a).is_none(),
+                rotated[0] == min,
+                "p={p} k={k}"
+            );
+        }
+    }
+    // SAT stays SAT and UNSAT stays UNSAT, by another solver than the default.
+    use grundy::sat::solve::{Answer, SolverKind, solve};
+    let problem = game_problem(".56");
+    for (p, sat) in [(5, false), (6, true), (7, false)] {
+        let mut e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, p).unwrap();
+        e.break_rotation();
+        let answer = solve(SolverKind::Varisat, &e.cnf, None).unwrap();
+        assert_eq!(matches!(answer, Answer::Sat(_)), sat, ".56 p={p}");
+        if let Answer::Sat(model) = answer {
+            let s = e.decode(&model);
+            assert_eq!(s[0], *s.iter().min().unwrap());
+            assert!(check_pattern(&problem.game, problem.space, &problem.rares, &s).is_ok());
+        }
+    }
+}
+
+#[test]
+fn the_portfolio_agrees_with_single_solvers() {
+    use grundy::sat::solve::{Answer, SolverKind, solve, solve_portfolio};
+    let problem = game_problem(".56");
+    for p in [5, 6, 7] {
+        let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, p).unwrap();
+        let alone = solve(SolverKind::Splr, &e.cnf, None).unwrap();
+        let together =
+            solve_portfolio(&e.cnf, Some(std::time::Duration::from_secs(60)), 3).unwrap();
+        assert_eq!(
+            matches!(alone, Answer::Sat(_)),
+            matches!(together, Answer::Sat(_)),
+            "p={p}"
+        );
+        assert_ne!(together, Answer::Timeout);
+        if let Answer::Sat(model) = together {
+            assert!(
+                check_pattern(
+                    &problem.game,
+                    problem.space,
+                    &problem.rares,
+                    &e.decode(&model)
+                )
+                .is_ok()
+            );
+        }
+    }
+}
+
+#[test]
+fn unsat_answers_leave_checked_certificates() {
+    use grundy::sat::solve::{Answer, SolverKind, check_varisat_proof, solve_with_proof};
+    let dir = tempfile::tempdir().unwrap();
+    let problem = game_problem(".56");
+    let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, 7).unwrap();
+    let stem = dir.path().join("p7");
+    let (answer, note) = solve_with_proof(SolverKind::Varisat, &e.cnf, None, &stem).unwrap();
+    assert_eq!(answer, Answer::Unsat);
+    let note = note.expect("a certificate");
+    assert_eq!(note.checked_by.as_deref(), Some("varisat-checker"));
+    // The checker is not a rubber stamp: a cut proof, or the proof against a weaker CNF, fails.
+    let proof = std::fs::read(&note.proof).unwrap();
+    std::fs::write(&note.proof, &proof[..proof.len() / 2]).unwrap();
+    assert!(check_varisat_proof(&e.cnf, std::path::Path::new(&note.proof)).is_err());
+    std::fs::write(&note.proof, &proof).unwrap();
+    let mut weaker = grundy::sat::Cnf::default();
+    weaker.num_vars = e.cnf.num_vars;
+    for clause in e.cnf.clauses().take(e.cnf.num_clauses / 2) {
+        grundy::sat::CollectClauses::add_clause(&mut weaker, clause);
+    }
+    assert!(check_varisat_proof(&weaker, std::path::Path::new(&note.proof)).is_err());
+    // CaDiCaL: a DRAT file beside the CNF; a SAT answer leaves no files.
+    let (answer, note) =
+        solve_with_proof(SolverKind::Cadical, &e.cnf, None, &dir.path().join("c7")).unwrap();
+    assert_eq!(answer, Answer::Unsat);
+    let note = note.unwrap();
+    assert!(std::fs::metadata(&note.proof).unwrap().len() > 0);
+    assert!(
+        std::fs::read_to_string(&note.cnf)
+            .unwrap()
+            .contains("p cnf")
+    );
+    let sat = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, 6).unwrap();
+    let (answer, note) =
+        solve_with_proof(SolverKind::Cadical, &sat.cnf, None, &dir.path().join("c6")).unwrap();
+    assert!(matches!(answer, Answer::Sat(_)) && note.is_none());
+    assert!(!dir.path().join("c6.drat").exists() && !dir.path().join("c6.cnf").exists());
+}
+
+#[test]
+fn enumeration_finds_every_class_once_and_is_complete() {
+    use grundy::sat::enumerate::{canonical_rotation, enumerate};
+    use grundy::sat::solve::{Answer, SolverKind, solve};
+    let problem = game_problem(".45");
+    let found = enumerate(&problem, 8, None, 10_000).unwrap();
+    assert!(found.complete);
+    assert!(found.classes.len() > 2, "{:?}", found.classes);
+    let mut seen = std::collections::HashSet::new();
+    for class in &found.classes {
+        assert_eq!(class, &canonical_rotation(class));
+        assert!(seen.insert(class.clone()), "{class:?} twice");
+        assert!(check_pattern(&problem.game, problem.space, &problem.rares, class).is_ok());
+    }
+    // Complete: another solver finds no pattern outside the blocked classes.
+    assert_eq!(
+        solve(SolverKind::Varisat, &found.final_cnf, None).unwrap(),
+        Answer::Unsat
+    );
+    // Every pattern the local search (independent code) finds is among them.
+    let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, 8).unwrap();
+    for seed in 1..40 {
+        if let Some(bytes) = grundy::sat::local::search(
+            e.shifts(),
+            std::time::Duration::from_millis(50),
+            seed,
+            &|_| true,
+        ) {
+            assert!(
+                seen.contains(&canonical_rotation(&e.expand(&bytes))),
+                "seed {seed}"
+            );
+        }
+    }
+    // Officers p = 4 has 832 classes (98 s here, too long for a test): with a count limit the
+    // enumeration stops and says the list is a lower bound.
+    let officers = officers_problem();
+    let some = enumerate(&officers, 4, None, 25).unwrap();
+    assert_eq!(some.classes.len(), 25);
+    assert!(!some.complete);
+}
+
+#[test]
+fn sat_command_enumerates_and_writes_certificates() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_grundy");
+    let out = dir.path().join("all.json");
+    let run = |args: &[&str]| Command::new(bin).args(args).output().unwrap();
+    let o = run(&[
+        "sat",
+        ".45",
+        "--periods",
+        "8..8",
+        "--all",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let all: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(all["complete"], true);
+    let classes = all["classes"].as_array().unwrap();
+    let by_period: u64 = all["by_minimal_period"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_u64().unwrap())
+        .sum();
+    assert_eq!(classes.len() as u64, by_period);
+    let o = run(&[
+        "sat",
+        ".45",
+        "--periods",
+        "4..8",
+        "--all",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("one period"));
+
+    let proofs = dir.path().join("proofs");
+    let periods = dir.path().join("periods.json");
+    let o = run(&[
+        "sat",
+        ".56",
+        "--periods",
+        "7..7",
+        "--solver",
+        "varisat",
+        "--local",
+        "0",
+        "--proof-dir",
+        proofs.to_str().unwrap(),
+        "--out",
+        periods.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let f: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&periods).unwrap()).unwrap();
+    let r = &f["results"][0];
+    assert_eq!(r["feasible"], "unsat");
+    assert_eq!(r["proofs"][0]["checked_by"], "varisat-checker");
+    assert!(std::path::Path::new(r["proofs"][0]["proof"].as_str().unwrap()).exists());
+    assert!(
+        r["proofs"][0]["proof"]
+            .as_str()
+            .unwrap()
+            .contains("0.56-p7-feasible")
+    );
 }

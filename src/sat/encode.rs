@@ -208,20 +208,37 @@ impl PeriodEncoding {
             .collect()
     }
 
-    /// The pattern (true values) of a model.
-    pub fn decode(&self, model: &[bool]) -> Vec<Value> {
+    /// The bytes of a model: `s[r]` compressed, the first `c` with `x(r, c)` true.
+    pub fn bytes(&self, model: &[bool]) -> Vec<u8> {
         (0..self.p)
             .map(|r| {
-                let c = (0..256)
+                (0..256)
                     .find(|&c| model[self.x(r, c) as usize])
-                    .unwrap_or(0);
-                self.compression.expand_common(c as u8)
+                    .unwrap_or(0) as u8
             })
             .collect()
+    }
+
+    /// The pattern (true values) of a model.
+    pub fn decode(&self, model: &[bool]) -> Vec<Value> {
+        self.expand(&self.bytes(model))
     }
 }
 
 impl PeriodEncoding {
+    /// Rotation symmetry breaking: `s[0]` is a smallest value of the pattern. Every pattern has
+    /// a rotation that starts at a minimum, and rotations of solutions are solutions, so this
+    /// keeps SAT/UNSAT (and primitivity) and removes most rotated copies. Uses the counter
+    /// variables of residue 0, which hold exactly when `s[0] <= c`: `x(r, c) -> amo(0, c)`.
+    pub fn break_rotation(&mut self) {
+        for r in 1..self.p {
+            for c in 0..255 {
+                let clause = [-self.x(r, c), self.amo(0, c)];
+                self.cnf.add_clause(&clause);
+            }
+        }
+    }
+
     /// Adds clauses that forbid period `m` (a proper divisor of `p`): some residue `r` has
     /// `s[r] != s[r + m]`. One auxiliary `d_r` per residue: `d_r and x(r, c) -> not x(r + m, c)`.
     pub fn forbid_period(&mut self, m: usize) {

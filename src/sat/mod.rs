@@ -18,6 +18,7 @@ writes DIMACS for any external solver.
 */
 
 pub mod encode;
+pub mod enumerate;
 pub mod exclusions;
 pub mod local;
 pub mod periods;

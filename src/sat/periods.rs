@@ -69,6 +69,9 @@ pub struct PeriodResult {
     pub variables: u64,
     pub clauses: u64,
     pub timeout_seconds: Option<f64>,
+    /// UNSAT certificates written for this `p` (with `--proof-dir`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proofs: Vec<super::solve::ProofNote>,
 }
 
 /// Why a period could not be decided (not a timeout).
@@ -95,6 +98,12 @@ pub struct Problem {
     /// Local search time before each solver call (default: a quarter of the timeout, at most
     /// [`LOCAL_BUDGET`]).
     pub local_search: Option<Duration>,
+    /// Add rotation symmetry breaking (`s[0]` is a minimum of the pattern) to every encoding.
+    pub break_rotation: bool,
+    /// CaDiCaL copies with different seeds per solver call (1: one solver, as `--solver` says).
+    pub portfolio: usize,
+    /// Write UNSAT certificates (CNF and proof) into this folder.
+    pub proof_dir: Option<std::path::PathBuf>,
 }
 
 /// Minimal period of a cyclic pattern.
@@ -120,6 +129,9 @@ impl Problem {
             rares: prefix.rares().map(|(p, v)| (p as u64, v)).collect(),
             losing: super::exclusions::losing_positions(prefix.values()),
             local_search: None,
+            break_rotation: false,
+            portfolio: 1,
+            proof_dir: None,
         }
     }
 
@@ -147,6 +159,7 @@ impl Problem {
             variables: 0,
             clauses: 0,
             timeout_seconds: timeout.map(|t| t.as_secs_f64()),
+            proofs: Vec::new(),
         };
         if let Some(l) = excluded_by(p, &self.losing) {
             result.feasible = Status::Excluded;
@@ -169,7 +182,7 @@ impl Problem {
             result.pattern_period = Some(minimal_period(&pattern) as u64);
             result.pattern = Some(pattern);
         } else {
-            let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
+            let mut e = self.encode(pu)?;
             (result.variables, result.clauses) = (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
             let answer = match super::local::search(
                 e.shifts(),
@@ -188,7 +201,7 @@ impl Problem {
                 None => {
                     result.solver = Some(solver);
                     result.how = "solved".into();
-                    solve(solver, &e.cnf, timeout)?
+                    self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result)?
                 }
             };
             match answer {
@@ -226,7 +239,7 @@ impl Problem {
             return Ok(Status::Sat);
         }
         let pu = p as usize;
-        let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, pu)?;
+        let mut e = self.encode(pu)?;
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
         if let Some(bytes) = super::local::search(
             e.shifts(),
@@ -247,28 +260,71 @@ impl Problem {
         result.solver = Some(solver);
         result.variables = result.variables.max(e.cnf.num_vars as u64);
         result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
-        Ok(match solve(solver, &e.cnf, timeout)? {
-            Answer::Sat(model) => {
-                let pattern = e.decode(&model);
-                self.check(solver, p, &pattern)?;
-                debug_assert_eq!(minimal_period(&pattern), pu);
-                result.pattern_period = Some(minimal_period(&pattern) as u64);
-                result.pattern = Some(pattern);
-                Status::Sat
-            }
-            Answer::Unsat => Status::Unsat,
-            Answer::Timeout => Status::Timeout,
-        })
+        Ok(
+            match self.solve(solver, &e.cnf, timeout, p, "primitive", result)? {
+                Answer::Sat(model) => {
+                    let pattern = e.decode(&model);
+                    self.check(solver, p, &pattern)?;
+                    debug_assert_eq!(minimal_period(&pattern), pu);
+                    result.pattern_period = Some(minimal_period(&pattern) as u64);
+                    result.pattern = Some(pattern);
+                    Status::Sat
+                }
+                Answer::Unsat => Status::Unsat,
+                Answer::Timeout => Status::Timeout,
+            },
+        )
+    }
+
+    /// The encoding of period `p`, with the symmetry breaking asked for.
+    fn encode(&self, p: usize) -> Result<PeriodEncoding, EncodeError> {
+        let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, p)?;
+        if self.break_rotation {
+            e.break_rotation();
+        }
+        Ok(e)
+    }
+
+    /// One solver call: with a certificate when a proof folder is set, the portfolio when asked
+    /// for (CaDiCaL only), else `solver`. A certificate is noted in `result`.
+    fn solve(
+        &self,
+        solver: SolverKind,
+        cnf: &super::Cnf,
+        timeout: Option<Duration>,
+        p: u64,
+        question: &str,
+        result: &mut PeriodResult,
+    ) -> Result<Answer, SolveError> {
+        if let Some(dir) = &self.proof_dir {
+            let stem = dir.join(format!("{}-p{p}-{question}", self.game.slug()));
+            let (answer, note) = super::solve::solve_with_proof(solver, cnf, timeout, &stem)?;
+            result.proofs.extend(note);
+            return Ok(answer);
+        }
+        if self.portfolio > 1 && solver == SolverKind::Cadical {
+            super::solve::solve_portfolio(cnf, timeout, self.portfolio)
+        } else {
+            solve(solver, cnf, timeout)
+        }
     }
 
     fn check(&self, solver: SolverKind, p: u64, pattern: &[Value]) -> Result<(), PeriodError> {
-        check_pattern(&self.game, self.space, &self.rares, pattern).map_err(|error| {
-            PeriodError::BadModel {
-                solver: solver.name(),
-                p,
-                error,
-            }
-        })
+        self.check_witness(solver.name(), p, pattern)
+    }
+
+    /// The witness check of a pattern some solver produced for period `p`.
+    ///
+    /// # Errors
+    /// [`PeriodError::BadModel`] if `pattern` is not a fixed point of the rule.
+    pub fn check_witness(
+        &self,
+        solver: &'static str,
+        p: u64,
+        pattern: &[Value],
+    ) -> Result<(), PeriodError> {
+        check_pattern(&self.game, self.space, &self.rares, pattern)
+            .map_err(|error| PeriodError::BadModel { solver, p, error })
     }
 }
 

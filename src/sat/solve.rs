@@ -70,10 +70,44 @@ pub fn solve(kind: SolverKind, cnf: &Cnf, timeout: Option<Duration>) -> Result<A
     }
 }
 
+/// How one CaDiCaL copy runs: its seed and preset, a shared stop flag, and an optional DRAT proof.
+#[derive(Clone, Debug, Default)]
+pub struct CadicalRun<'a> {
+    pub seed: u32,
+    /// 0: default preset, 1: `sat`, 2: `unsat` (CaDiCaL's configurations).
+    pub preset: u8,
+    pub stop: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Write a DRAT proof (text) here; it certifies an UNSAT answer.
+    pub proof: Option<&'a std::path::Path>,
+}
+
 fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer> {
+    solve_cadical_with(cnf, timeout, &CadicalRun::default())
+}
+
+/// CaDiCaL on `cnf` as `run` says.
+pub fn solve_cadical_with(
+    cnf: &Cnf,
+    timeout: Option<Duration>,
+    run: &CadicalRun<'_>,
+) -> anyhow::Result<Answer> {
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
     use rustsat::types::{Clause, Lit, TernaryVal};
-    let mut solver = rustsat_cadical::CaDiCaL::default();
+    use rustsat_cadical::{CaDiCaL, Config, ProofFormat};
+    use std::sync::atomic::Ordering;
+    let mut solver = CaDiCaL::default();
+    match run.preset {
+        1 => solver.set_configuration(Config::Sat)?,
+        2 => solver.set_configuration(Config::Unsat)?,
+        _ => {}
+    }
+    if run.seed != 0 {
+        solver.set_option("seed", run.seed as i32)?;
+    }
+    if let Some(path) = run.proof {
+        // Before the first clause: the proof must see every clause added.
+        solver.trace_proof(path, ProofFormat::Drat { binary: false })?;
+    }
     for clause in cnf.clauses() {
         let clause: Clause = clause
             .iter()
@@ -81,17 +115,20 @@ fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer>
             .collect::<Result<_, _>>()?;
         solver.add_clause(clause)?;
     }
-    if let Some(limit) = timeout {
-        let deadline = Instant::now() + limit;
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let stop = run.stop;
+    if deadline.is_some() || stop.is_some() {
         solver.attach_terminator(move || {
-            if Instant::now() >= deadline {
+            let late = deadline.is_some_and(|d| Instant::now() >= d);
+            let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
+            if late || stopped {
                 ControlSignal::Terminate
             } else {
                 ControlSignal::Continue
             }
         });
     }
-    Ok(match solver.solve()? {
+    let answer = match solver.solve()? {
         SolverResult::Sat => {
             let mut model = vec![false; cnf.num_vars as usize + 1];
             for v in 1..=cnf.num_vars {
@@ -101,7 +138,68 @@ fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer>
         }
         SolverResult::Unsat => Answer::Unsat,
         SolverResult::Interrupted => Answer::Timeout,
-    })
+    };
+    // Dropping the solver closes (and flushes) the proof file.
+    drop(solver);
+    Ok(answer)
+}
+
+/// A portfolio: `copies` CaDiCaL runs on their own threads with different seeds and presets; the
+/// first definite answer stops the others. Two copies that disagree (SAT against UNSAT) are an
+/// error: one solver is wrong, and nothing is reported.
+///
+/// # Errors
+/// [`SolveError`] if a copy fails or the copies disagree.
+pub fn solve_portfolio(
+    cnf: &Cnf,
+    timeout: Option<Duration>,
+    copies: usize,
+) -> Result<Answer, SolveError> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let fail = |reason: String| SolveError {
+        solver: "cadical portfolio",
+        reason,
+    };
+    let stop = AtomicBool::new(false);
+    let answers: Vec<anyhow::Result<Answer>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..copies.max(1))
+            .map(|i| {
+                let stop = &stop;
+                scope.spawn(move || {
+                    let run = CadicalRun {
+                        seed: i as u32,
+                        preset: (i % 3) as u8,
+                        stop: Some(stop),
+                        proof: None,
+                    };
+                    let answer = solve_cadical_with(cnf, timeout, &run);
+                    if matches!(answer, Ok(Answer::Sat(_) | Answer::Unsat)) {
+                        stop.store(true, Ordering::Relaxed);
+                    }
+                    answer
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a copy panicked")))
+            })
+            .collect()
+    });
+    let mut result = Answer::Timeout;
+    for answer in answers {
+        match (answer.map_err(|e| fail(e.to_string()))?, &result) {
+            (Answer::Timeout, _) => {}
+            (a, Answer::Timeout) => result = a,
+            (Answer::Sat(_), Answer::Unsat) | (Answer::Unsat, Answer::Sat(_)) => {
+                return Err(fail("copies disagree: one said SAT, another UNSAT".into()));
+            }
+            _ => {}
+        }
+    }
+    Ok(result)
 }
 
 fn solve_splr(cnf: &Cnf, timeout: Option<Duration>) -> Result<Answer, String> {
@@ -156,4 +254,127 @@ fn solve_varisat(cnf: &Cnf) -> Result<Answer, String> {
         }
         false => Ok(Answer::Unsat),
     }
+}
+
+/// What became of an UNSAT certificate.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ProofNote {
+    /// The CNF (DIMACS) the proof refers to.
+    pub cnf: String,
+    /// The proof file.
+    pub proof: String,
+    pub format: String,
+    /// `Some(checker)` if an independent checker accepted it; `None` if unchecked.
+    pub checked_by: Option<String>,
+}
+
+/// Solves like [`solve`] and, on UNSAT, leaves a certificate at `stem.cnf` plus `stem.drat`
+/// (CaDiCaL, DRAT text) or `stem.varisat` (varisat's proof format, checked at once by
+/// `varisat-checker`, a crate of its own). splr writes no proofs. Files of SAT and timed-out
+/// calls are removed.
+///
+/// # Errors
+/// [`SolveError`] if the solver fails, a file cannot be written, or a varisat proof is refused.
+pub fn solve_with_proof(
+    kind: SolverKind,
+    cnf: &Cnf,
+    timeout: Option<Duration>,
+    stem: &std::path::Path,
+) -> Result<(Answer, Option<ProofNote>), SolveError> {
+    let fail = |reason: String| SolveError {
+        solver: kind.name(),
+        reason,
+    };
+    let with_ext = |ext: &str| {
+        let mut s = stem.as_os_str().to_owned();
+        s.push(ext);
+        std::path::PathBuf::from(s)
+    };
+    let cnf_path = with_ext(".cnf");
+    let (answer, proof_path, format, checked_by) = match kind {
+        SolverKind::Cadical => {
+            let path = with_ext(".drat");
+            let run = CadicalRun {
+                proof: Some(&path),
+                ..CadicalRun::default()
+            };
+            let answer = solve_cadical_with(cnf, timeout, &run).map_err(|e| fail(e.to_string()))?;
+            (answer, path, "drat", None)
+        }
+        SolverKind::Varisat => {
+            let path = with_ext(".varisat");
+            let answer = solve_varisat_proof(cnf, &path).map_err(fail)?;
+            let checked = match answer {
+                Answer::Unsat => Some(check_varisat_proof(cnf, &path).map_err(fail)?),
+                _ => None,
+            };
+            (answer, path, "varisat", checked)
+        }
+        SolverKind::Splr => return Ok((solve(kind, cnf, timeout)?, None)),
+    };
+    if answer != Answer::Unsat {
+        let _ = std::fs::remove_file(&proof_path);
+        return Ok((answer, None));
+    }
+    crate::io::write_atomic(&cnf_path, |w| {
+        cnf.write_dimacs(&["the CNF of the UNSAT proof beside this file".into()], w)
+    })
+    .map_err(|e| fail(e.to_string()))?;
+    Ok((
+        answer,
+        Some(ProofNote {
+            cnf: cnf_path.display().to_string(),
+            proof: proof_path.display().to_string(),
+            format: format.into(),
+            checked_by,
+        }),
+    ))
+}
+
+fn varisat_lits(clause: &[i32]) -> Vec<varisat::Lit> {
+    clause
+        .iter()
+        .map(|&l| varisat::Lit::from_dimacs(l as isize))
+        .collect()
+}
+
+fn solve_varisat_proof(cnf: &Cnf, path: &std::path::Path) -> Result<Answer, String> {
+    use varisat::ExtendFormula;
+    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut solver = varisat::Solver::new();
+    solver.write_proof(std::io::BufWriter::new(file), varisat::ProofFormat::Varisat);
+    for clause in cnf.clauses() {
+        solver.add_clause(&varisat_lits(clause));
+    }
+    let sat = solver.solve().map_err(|e| e.to_string())?;
+    let answer = if sat {
+        let mut model = vec![false; cnf.num_vars as usize + 1];
+        for l in solver.model().unwrap_or_default() {
+            let v = l.var().to_dimacs() as usize;
+            if v < model.len() {
+                model[v] = l.is_positive();
+            }
+        }
+        Answer::Sat(model)
+    } else {
+        Answer::Unsat
+    };
+    solver.close_proof().map_err(|e| e.to_string())?;
+    Ok(answer)
+}
+
+/// Checks a varisat proof of `cnf` with `varisat-checker` (re-exported as `varisat::checker`): it
+/// re-derives every step by unit propagation from the clauses given here, not from the solver.
+pub fn check_varisat_proof(cnf: &Cnf, path: &std::path::Path) -> Result<String, String> {
+    let mut checker = varisat::checker::Checker::new();
+    for clause in cnf.clauses() {
+        checker
+            .add_clause(&varisat_lits(clause))
+            .map_err(|e| e.to_string())?;
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    checker
+        .check_proof(std::io::BufReader::new(file))
+        .map_err(|e| format!("the UNSAT proof was refused: {e}"))?;
+    Ok("varisat-checker".into())
 }
