@@ -216,6 +216,12 @@ enum SatCommand {
         /// Values computed exactly for the rare table.
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
+        /// Forbid every smaller period (the `primitive` question).
+        #[arg(long)]
+        primitive: bool,
+        /// Add rotation symmetry breaking (s[0] is a smallest value).
+        #[arg(long)]
+        break_rotation: bool,
         #[arg(long)]
         out: Option<PathBuf>,
     },
@@ -430,11 +436,28 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
     let prefix = exact_prefix(&game, values as usize)?;
     let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
     match what {
-        SatCommand::Export { p, out, .. } => {
-            let e = PeriodEncoding::new(&game, prefix.space(), &rares, p)?;
+        SatCommand::Export {
+            p,
+            out,
+            primitive,
+            break_rotation,
+            ..
+        } => {
+            let mut e = PeriodEncoding::new(&game, prefix.space(), &rares, p)?;
+            let mut question = "feasible".to_string();
+            if primitive {
+                for q in (2..=p).filter(|&q| p % q == 0 && (2..q).all(|k| q % k != 0)) {
+                    e.forbid_period(p / q);
+                }
+                question = "primitive (every smaller period forbidden)".into();
+            }
+            if break_rotation {
+                e.break_rotation();
+                question += ", rotation symmetry broken (s[0] is a minimum)";
+            }
             let comments = vec![
                 format!(
-                    "grundy: period {p} of {game}, sparse space {}, {} rare values from {values} exact values",
+                    "grundy: period {p} of {game}, {question}, sparse space {}, {} rare values from {values} exact values",
                     prefix.space(),
                     rares.len()
                 ),
