@@ -302,3 +302,115 @@ impl SpeculativeBench {
         text
     }
 }
+
+/// One period of `grundy bench sat`: our answer, Riley's, and the time.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct SatBenchRow {
+    pub p: u64,
+    pub feasible: crate::sat::periods::Status,
+    pub primitive: crate::sat::periods::Status,
+    pub how: String,
+    pub seconds: f64,
+    /// Riley's published answer: "pattern", "excluded", or "not listed".
+    pub riley: String,
+    /// Our `feasible` equals Riley's answer (a timeout never agrees).
+    pub agrees: bool,
+}
+
+/// `grundy bench sat`: periods decided from scratch, against Riley's published list.
+#[derive(Clone, Debug, Serialize, serde::Deserialize)]
+pub struct SatBench {
+    pub solver: String,
+    pub timeout_seconds: f64,
+    pub jobs: usize,
+    pub rows: Vec<SatBenchRow>,
+    pub total_seconds: f64,
+    pub all_agree: bool,
+}
+
+/// Riley's list (`mvr_sat_feasible_period_patterns.txt`): `p=N None` or `p=N v v v ...`.
+/// Returns `(p, has a pattern)`.
+pub fn parse_riley(text: &str) -> Vec<(u64, bool)> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.trim().strip_prefix("p=")?;
+            let (p, tail) = rest.split_once(' ')?;
+            Some((p.parse().ok()?, tail.trim() != "None"))
+        })
+        .collect()
+}
+
+impl SatBench {
+    /// Compares `results` with Riley's list.
+    pub fn new(
+        results: &[crate::sat::periods::PeriodResult],
+        riley: &[(u64, bool)],
+        solver: &str,
+        timeout_seconds: f64,
+        jobs: usize,
+        total_seconds: f64,
+    ) -> SatBench {
+        use crate::sat::periods::Status;
+        let rows: Vec<SatBenchRow> = results
+            .iter()
+            .map(|r| {
+                let published = riley.iter().find(|(p, _)| *p == r.p).map(|x| x.1);
+                let (riley, agrees) = match published {
+                    Some(true) => ("pattern", r.feasible == Status::Sat),
+                    Some(false) => ("excluded", r.feasible == Status::Excluded),
+                    None => ("not listed", false),
+                };
+                SatBenchRow {
+                    p: r.p,
+                    feasible: r.feasible,
+                    primitive: r.primitive,
+                    how: r.how.clone(),
+                    seconds: r.seconds,
+                    riley: riley.into(),
+                    agrees,
+                }
+            })
+            .collect();
+        SatBench {
+            solver: solver.into(),
+            timeout_seconds,
+            jobs,
+            all_agree: rows.iter().all(|r| r.agrees),
+            rows,
+            total_seconds,
+        }
+    }
+
+    pub fn render_text(&self) -> String {
+        let mut text = format!(
+            "periods from scratch, {} with local search first, timeout {} s, {} at once:\n",
+            self.solver, self.timeout_seconds, self.jobs
+        );
+        for r in &self.rows {
+            text += &format!(
+                "  p={:<3} feasible {:<8} primitive {:<8} {:>7.1} s  Riley: {:<10} {}  ({})\n",
+                r.p,
+                format!("{:?}", r.feasible).to_lowercase(),
+                format!("{:?}", r.primitive).to_lowercase(),
+                r.seconds,
+                r.riley,
+                if r.agrees {
+                    "agrees"
+                } else {
+                    "DIFFERS/undecided"
+                },
+                r.how
+            );
+        }
+        text += &format!(
+            "total {:.1} s; {}\n",
+            self.total_seconds,
+            if self.all_agree {
+                "every answer equals Riley's"
+            } else {
+                "not every answer equals Riley's (see above)"
+            }
+        );
+        text
+    }
+}

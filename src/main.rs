@@ -376,6 +376,24 @@ enum BenchKind {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// SAT periods from scratch against Riley's published statuses (the tests stop at 12).
+    Sat {
+        #[arg(long, default_value = "13..20")]
+        periods: String,
+        #[arg(long, value_enum, default_value = "cadical")]
+        solver: grundy::sat::solve::SolverKind,
+        #[arg(long, default_value_t = 60.0)]
+        timeout: f64,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        #[arg(
+            long,
+            default_value = "../shared/reference/mvr_sat_feasible_period_patterns.txt"
+        )]
+        reference: PathBuf,
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
     /// Exact generator on Officers against `run.sh rare_value N`.
     Exact {
         #[arg(long, short = 'n', value_parser = parse_count, default_value = "2^21")]
@@ -903,6 +921,48 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             if !report.single.checksums_equal || !report.verifier.checksums_equal {
                 bail!("checksums differ: the programs did not compute the same values");
+            }
+        }
+        Command::Bench {
+            what:
+                BenchKind::Sat {
+                    periods,
+                    solver,
+                    timeout,
+                    jobs,
+                    reference,
+                    json,
+                },
+        } => {
+            use grundy::sat::periods::{PeriodsFile, Problem, decide_all};
+            let range = parse_periods(&periods)?;
+            let text = std::fs::read_to_string(&reference)
+                .with_context(|| format!("cannot read {}", reference.display()))?;
+            let riley = bench::parse_riley(&text);
+            let problem = Problem::from_prefix(&exact_prefix(&Game::officers(), 1 << 16)?);
+            let started = std::time::Instant::now();
+            let results = decide_all(
+                &problem,
+                range,
+                solver,
+                Some(std::time::Duration::from_secs_f64(timeout)),
+                jobs,
+                &PeriodsFile::new(&problem),
+                &|_| {},
+            )?;
+            let report = bench::SatBench::new(
+                &results,
+                &riley,
+                solver.name(),
+                timeout,
+                jobs,
+                started.elapsed().as_secs_f64(),
+            );
+            print!("{}", report.render_text());
+            if let Some(path) = json {
+                write_output(Some(&path), |w| {
+                    serde_json::to_writer_pretty(w, &report).map_err(std::io::Error::other)
+                })?;
             }
         }
         Command::Bench {

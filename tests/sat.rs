@@ -266,22 +266,9 @@ fn statuses_up_to_12_are_rileys() {
 
 #[test]
 fn results_merge_without_losing_decided_answers() {
-    use grundy::sat::periods::{PeriodResult, PeriodsFile, Status};
+    use grundy::sat::periods::{PeriodsFile, Status};
     let mut file = PeriodsFile::new(&officers_problem());
-    let result = |p: u64, s: Status| PeriodResult {
-        p,
-        feasible: s,
-        primitive: s,
-        pattern: None,
-        pattern_period: None,
-        how: String::new(),
-        solver: None,
-        seconds: 1.0,
-        variables: 0,
-        clauses: 0,
-        timeout_seconds: None,
-        proofs: Vec::new(),
-    };
+    let result = bare_result;
     file.merge(vec![result(27, Status::Timeout), result(4, Status::Sat)]);
     file.merge(vec![
         result(4, Status::Timeout),
@@ -596,4 +583,63 @@ fn sat_command_enumerates_and_writes_certificates() {
             .unwrap()
             .contains("0.56-p7-feasible")
     );
+}
+
+#[test]
+fn bench_sat_reads_rileys_list_and_never_counts_a_timeout_as_agreement() {
+    use grundy::sat::periods::Status;
+    let parsed =
+        grundy::bench::parse_riley(&read_reference("mvr_sat_feasible_period_patterns.txt"));
+    let independent: Vec<(u64, bool)> = riley()
+        .into_iter()
+        .map(|(p, s)| (p as u64, s.is_some()))
+        .collect();
+    assert_eq!(parsed, independent);
+    let result = bare_result;
+    let rows = [
+        result(13, Status::Excluded),
+        result(19, Status::Timeout),
+        result(20, Status::Sat),
+    ];
+    let bench = grundy::bench::SatBench::new(&rows, &parsed, "cadical", 60.0, 2, 3.0);
+    let agrees: Vec<bool> = bench.rows.iter().map(|r| r.agrees).collect();
+    assert_eq!(agrees, [true, false, true]);
+    assert!(!bench.all_agree);
+}
+
+/// A result with both answers `s` and nothing else.
+fn bare_result(p: u64, s: grundy::sat::periods::Status) -> grundy::sat::periods::PeriodResult {
+    grundy::sat::periods::PeriodResult {
+        p,
+        feasible: s,
+        primitive: s,
+        pattern: None,
+        pattern_period: None,
+        how: String::new(),
+        solver: None,
+        seconds: 1.0,
+        variables: 0,
+        clauses: 0,
+        timeout_seconds: None,
+        proofs: Vec::new(),
+    }
+}
+
+#[test]
+fn local_search_never_returns_a_residue_without_a_byte_mex() {
+    // Regression: with every byte an option at some residue (the mex is a common value >= 512),
+    // the search took that residue for settled and returned a pattern the witness check refused
+    // (`grundy bench sat`, Officers p = 17, seed 17).
+    let rares = officers_rares();
+    let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, 17).unwrap();
+    for seed in [17, 1, 2] {
+        let budget = std::time::Duration::from_millis(1000);
+        if let Some(bytes) = grundy::sat::local::search(e.shifts(), budget, seed, &|_| true) {
+            let pattern = e.expand(&bytes);
+            assert!(
+                check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &pattern).is_ok(),
+                "seed {seed}: {pattern:?}"
+            );
+        }
+    }
 }

@@ -77,7 +77,7 @@ pub fn enumerate(
             .iter()
             .map(|&l| Lit::from_ipasir(l))
             .collect::<Result<_, _>>()?;
-        Ok(solver.add_clause(clause)?)
+        solver.add_clause(clause)
     };
     for clause in cnf.clauses() {
         add(&mut solver, clause).map_err(solve_error)?;

@@ -55,21 +55,22 @@ pub fn search(
     let mut s: Vec<u8> = (0..p).map(|_| rng.below(256) as u8).collect();
     let mut steps = 0u64;
     loop {
-        // Residues not at their mex, scanned from a random start.
+        // Residues not at their mex, scanned from a random start. A residue where every byte is
+        // an option has no byte mex (its mex is a common value >= 512): it is never settled.
         let start = rng.below(p);
         let wrong = (0..p)
             .map(|i| (start + i) % p)
-            .find_map(|r| mex_at(&s, r, shifts).filter(|&m| m != s[r]).map(|m| (r, m)));
+            .find_map(|r| match mex_at(&s, r, shifts) {
+                Some(m) if m == s[r] => None,
+                mex => Some((r, mex)),
+            });
         match wrong {
             None if accept(&s) => return Some(s),
             None => s.iter_mut().for_each(|v| *v = rng.below(256) as u8),
-            Some((r, m)) => {
-                if rng.below(10) == 0 {
-                    let q = rng.below(p);
-                    s[q] = rng.below(256) as u8;
-                } else {
-                    s[r] = m;
-                }
+            Some((r, Some(m))) if rng.below(10) != 0 => s[r] = m,
+            Some(_) => {
+                let q = rng.below(p);
+                s[q] = rng.below(256) as u8;
             }
         }
         steps += 1;
