@@ -70,7 +70,7 @@ enum Command {
         /// Compute G(0) .. G(N-1).
         #[arg(long, value_parser = parse_count)]
         to: u64,
-        /// Generator and verifier threads [default: all cores].
+        /// Generator and verifier threads [default: all cores up to 4, then three in four].
         #[arg(long)]
         threads: Option<usize>,
         /// Do not verify: values past the exact prefix stay claims (reported as unverified).

@@ -39,7 +39,7 @@ pub struct RunConfig {
     pub game: Game,
     /// Compute `G(0..to)`.
     pub to: u64,
-    /// Generator threads and verifier threads [default: all cores].
+    /// Generator threads and verifier threads [default: [`default_threads`] of the cores].
     pub threads: usize,
     /// Verify every value [default: true].
     pub verify: bool,
@@ -57,12 +57,23 @@ pub struct RunConfig {
     pub period_search: bool,
 }
 
+/// Generator threads by default: every core up to 4, then three in four. The helpers spin, and
+/// with a spinning thread on every vCPU one preempted helper stalls the rest: on a 16-core host,
+/// 2^24 Officers values ran at 5.1 M/s with 12 threads and 1.7 M/s with 16.
+pub fn default_threads(cores: usize) -> usize {
+    if cores <= 4 {
+        cores.max(1)
+    } else {
+        cores - cores / 4
+    }
+}
+
 impl RunConfig {
     pub fn new(game: Game, to: u64) -> RunConfig {
         RunConfig {
             game,
             to,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            threads: default_threads(std::thread::available_parallelism().map_or(1, |n| n.get())),
             verify: true,
             speculate_from: None,
             block: DEFAULT_BLOCK,
