@@ -112,6 +112,23 @@ fn every_kind_renders_png_and_svg() {
         "G(0..3000)",
     );
 
+    let report = d.join("report.json");
+    let made = grundy(&[
+        "run",
+        ".6",
+        "--to",
+        "2^14",
+        "--out",
+        report.to_str().unwrap(),
+    ]);
+    assert!(made.status.success());
+    plot_ok(
+        d,
+        "histogram-run",
+        &["histogram", report.to_str().unwrap()],
+        "G(0..16384)",
+    );
+
     let mvr = reference("officers_rare_values_mvr.txt");
     plot_ok(
         d,
