@@ -301,6 +301,12 @@ enum SlurmCommand {
         /// Seconds of local search before each solver call (see grundy sat --local).
         #[arg(long)]
         local_search: Option<f64>,
+        /// Rotation symmetry breaking in every task (see grundy sat --break-rotation).
+        #[arg(long)]
+        break_rotation: bool,
+        /// CaDiCaL copies per task (see grundy sat --portfolio); give as many --cpus-per-task.
+        #[arg(long, default_value_t = 1)]
+        portfolio: usize,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
         #[command(flatten)]
@@ -1039,6 +1045,8 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             timeout,
             local_search,
             values,
+            break_rotation,
+            portfolio,
             submit,
         } => {
             let game = parse_game(&game)?;
@@ -1056,6 +1064,12 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             ];
             if let Some(l) = local_search {
                 args.extend(["--local".to_string(), l.to_string()]);
+            }
+            if break_rotation {
+                args.push("--break-rotation".into());
+            }
+            if portfolio > 1 {
+                args.extend(["--portfolio".to_string(), portfolio.to_string()]);
             }
             let grundy = submit
                 .grundy
