@@ -67,8 +67,11 @@ impl Progress {
             let rate = done as f64 / secs.max(1e-9);
             let eta = (self.total.saturating_sub(done)) as f64 / rate.max(1e-9);
             eprintln!(
-                "{}: {done}/{} values, {rate:.0}/s, ETA {eta:.0} s {note}",
-                self.what, self.total
+                "{}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta:.0} s {note}",
+                self.what,
+                self.total,
+                unit = self.unit,
+                prec = if rate >= 100.0 { 0 } else { 2 }
             );
         }
     }

@@ -200,7 +200,7 @@ impl Problem {
                 }
                 None => {
                     result.solver = Some(solver);
-                    result.how = "solved".into();
+                    result.how = format!("solved{}", self.setup());
                     self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result)?
                 }
             };
@@ -274,6 +274,23 @@ impl Problem {
                 Answer::Timeout => Status::Timeout,
             },
         )
+    }
+
+    /// What the solver calls ran with beyond the defaults, for `how`: "" or " (rotation broken,
+    /// portfolio of 4)".
+    fn setup(&self) -> String {
+        let mut parts = Vec::new();
+        if self.break_rotation {
+            parts.push("rotation broken".to_string());
+        }
+        if self.portfolio > 1 {
+            parts.push(format!("portfolio of {}", self.portfolio));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        }
     }
 
     /// The encoding of period `p`, with the symmetry breaking asked for.
