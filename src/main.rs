@@ -629,18 +629,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         p.finish();
     }
     for r in &results {
-        let pattern = r
-            .pattern
-            .as_ref()
-            .map_or(String::new(), |s| format!(" {s:?}"));
-        println!(
-            "p={:<3} feasible {:<8} primitive {:<8} {:.1} s  {}{pattern}",
-            r.p,
-            format!("{:?}", r.feasible).to_lowercase(),
-            format!("{:?}", r.primitive).to_lowercase(),
-            r.seconds,
-            r.how
-        );
+        println!("{}", period_line(r, true));
     }
     file.merge(results);
     let json = serde_json::to_string_pretty(&file)? + "\n";
@@ -822,20 +811,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             threads,
             out,
         } => {
-            let dump = ValuesDump::read_bin(&values)?;
-            if dump.start != 0 {
-                bail!(
-                    "{} starts at heap {}; the verifier needs the values from heap 0",
-                    values.display(),
-                    dump.start
-                );
-            }
-            if from >= to || to > dump.values.len() as u64 {
-                bail!(
-                    "bad interval [{from}, {to}): the dump holds heaps 0..{}",
-                    dump.values.len()
-                );
-            }
+            let dump = dump_from_zero(&values)?;
+            check_interval(from, to, dump.values.len() as u64)?;
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads.unwrap_or(0))
                 .build()?;
@@ -996,6 +973,43 @@ fn run(cli: Cli) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A binary dump that starts at heap 0, as the verifier needs.
+fn dump_from_zero(path: &std::path::Path) -> Result<ValuesDump> {
+    let dump = ValuesDump::read_bin(path)?;
+    if dump.start != 0 {
+        bail!(
+            "{} starts at heap {}; the verifier needs the values from heap 0",
+            path.display(),
+            dump.start
+        );
+    }
+    Ok(dump)
+}
+
+/// `[from, to)` must be non-empty and inside a dump of `len` heaps.
+fn check_interval(from: u64, to: u64, len: u64) -> Result<()> {
+    if from >= to || to > len {
+        bail!("bad interval [{from}, {to}): the dump holds heaps 0..{len}");
+    }
+    Ok(())
+}
+
+/// One line per decided period: statuses, seconds, how, and the pattern if `with_pattern`.
+fn period_line(r: &grundy::sat::periods::PeriodResult, with_pattern: bool) -> String {
+    let pattern = match &r.pattern {
+        Some(s) if with_pattern => format!(" {s:?}"),
+        _ => String::new(),
+    };
+    format!(
+        "p={:<3} feasible {:<8} primitive {:<8} {:.1} s  {}{pattern}",
+        r.p,
+        format!("{:?}", r.feasible).to_lowercase(),
+        format!("{:?}", r.primitive).to_lowercase(),
+        r.seconds,
+        r.how
+    )
+}
+
 fn run_slurm(what: SlurmCommand) -> Result<()> {
     use grundy::cluster::{Manifest, SubmitOptions, array_spec};
     let (manifest, submit) = match what {
@@ -1006,19 +1020,10 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             to,
             submit,
         } => {
-            let dump = ValuesDump::read_bin(&values)?;
-            if dump.start != 0 {
-                bail!(
-                    "{} starts at heap {}; the verifier needs the values from heap 0",
-                    values.display(),
-                    dump.start
-                );
-            }
+            let dump = dump_from_zero(&values)?;
             let len = dump.values.len() as u64;
             let (from, to) = (from.unwrap_or(0), to.unwrap_or(len));
-            if from >= to || to > len {
-                bail!("bad interval [{from}, {to}): the dump holds heaps 0..{len}");
-            }
+            check_interval(from, to, len)?;
             if shards == 0 {
                 bail!("--shards must be at least 1");
             }
@@ -1179,14 +1184,7 @@ fn run_merge(dir: &std::path::Path, out: Option<&std::path::Path>) -> Result<Exi
         }
         MergeReport::Sat(m) => {
             for r in &m.results {
-                println!(
-                    "p={:<3} feasible {:<8} primitive {:<8} {:.1} s  {}",
-                    r.p,
-                    format!("{:?}", r.feasible).to_lowercase(),
-                    format!("{:?}", r.primitive).to_lowercase(),
-                    r.seconds,
-                    r.how
-                );
+                println!("{}", period_line(r, false));
             }
             if !m.missing.is_empty() {
                 println!(
