@@ -229,31 +229,7 @@ fn solve_splr(cnf: &Cnf, timeout: Option<Duration>) -> Result<Answer, String> {
 }
 
 fn solve_varisat(cnf: &Cnf) -> Result<Answer, String> {
-    use varisat::ExtendFormula;
-    let mut solver = varisat::Solver::new();
-    let mut lits = Vec::new();
-    for clause in cnf.clauses() {
-        lits.clear();
-        lits.extend(
-            clause
-                .iter()
-                .map(|&l| varisat::Lit::from_dimacs(l as isize)),
-        );
-        solver.add_clause(&lits);
-    }
-    match solver.solve().map_err(|e| e.to_string())? {
-        true => {
-            let mut model = vec![false; cnf.num_vars as usize + 1];
-            for l in solver.model().unwrap_or_default() {
-                let v = l.var().to_dimacs() as usize;
-                if v < model.len() {
-                    model[v] = l.is_positive();
-                }
-            }
-            Ok(Answer::Sat(model))
-        }
-        false => Ok(Answer::Unsat),
-    }
+    run_varisat(cnf, None)
 }
 
 /// What became of an UNSAT certificate.
@@ -303,7 +279,7 @@ pub fn solve_with_proof(
         }
         SolverKind::Varisat => {
             let path = with_ext(".varisat");
-            let answer = solve_varisat_proof(cnf, &path).map_err(fail)?;
+            let answer = run_varisat(cnf, Some(&path)).map_err(fail)?;
             let checked = match answer {
                 Answer::Unsat => Some(check_varisat_proof(cnf, &path).map_err(fail)?),
                 _ => None,
@@ -338,16 +314,18 @@ fn varisat_lits(clause: &[i32]) -> Vec<varisat::Lit> {
         .collect()
 }
 
-fn solve_varisat_proof(cnf: &Cnf, path: &std::path::Path) -> Result<Answer, String> {
+/// varisat on `cnf`, writing its native proof to `proof` when given.
+fn run_varisat(cnf: &Cnf, proof: Option<&std::path::Path>) -> Result<Answer, String> {
     use varisat::ExtendFormula;
-    let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut solver = varisat::Solver::new();
-    solver.write_proof(std::io::BufWriter::new(file), varisat::ProofFormat::Varisat);
+    if let Some(path) = proof {
+        let file = std::fs::File::create(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        solver.write_proof(std::io::BufWriter::new(file), varisat::ProofFormat::Varisat);
+    }
     for clause in cnf.clauses() {
         solver.add_clause(&varisat_lits(clause));
     }
-    let sat = solver.solve().map_err(|e| e.to_string())?;
-    let answer = if sat {
+    let answer = if solver.solve().map_err(|e| e.to_string())? {
         let mut model = vec![false; cnf.num_vars as usize + 1];
         for l in solver.model().unwrap_or_default() {
             let v = l.var().to_dimacs() as usize;
@@ -359,7 +337,9 @@ fn solve_varisat_proof(cnf: &Cnf, path: &std::path::Path) -> Result<Answer, Stri
     } else {
         Answer::Unsat
     };
-    solver.close_proof().map_err(|e| e.to_string())?;
+    if proof.is_some() {
+        solver.close_proof().map_err(|e| e.to_string())?;
+    }
     Ok(answer)
 }
 
