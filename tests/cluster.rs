@@ -226,22 +226,8 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
     let out = dir.path().join("merged.json");
     std::fs::copy(&local, &out).unwrap();
     ok(&["merge", s(&work), "--out", s(&out)]);
-    let statuses = |f: &Json| -> Vec<(u64, String, String)> {
-        f["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                (
-                    r["p"].as_u64().unwrap(),
-                    r["feasible"].to_string(),
-                    r["primitive"].to_string(),
-                )
-            })
-            .collect()
-    };
-    assert_eq!(statuses(&json(&out)), statuses(&json(&local)));
-    assert_eq!(statuses(&json(&out)).len(), 4);
+    assert_eq!(period_statuses(&json(&out)), period_statuses(&json(&local)));
+    assert_eq!(period_statuses(&json(&out)).len(), 4);
 }
 
 // ---- real Slurm (run by .ci/slurm-test) ----
@@ -401,20 +387,22 @@ fn slurm_sat_4_to_12_equals_local() {
     ]);
     let out = dir.path().join("slurm.json");
     ok(&["merge", s(&work), "--out", s(&out)]);
-    let statuses = |f: &Json| -> Vec<(u64, String, String)> {
-        f["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                (
-                    r["p"].as_u64().unwrap(),
-                    r["feasible"].to_string(),
-                    r["primitive"].to_string(),
-                )
-            })
-            .collect()
-    };
-    assert_eq!(statuses(&json(&out)), statuses(&json(&local)));
-    assert_eq!(statuses(&json(&out)).len(), 9);
+    assert_eq!(period_statuses(&json(&out)), period_statuses(&json(&local)));
+    assert_eq!(period_statuses(&json(&out)).len(), 9);
+}
+
+/// (p, feasible, primitive) of every result in a periods file.
+fn period_statuses(f: &Json) -> Vec<(u64, String, String)> {
+    f["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["p"].as_u64().unwrap(),
+                r["feasible"].to_string(),
+                r["primitive"].to_string(),
+            )
+        })
+        .collect()
 }
