@@ -7,6 +7,7 @@ studied so far stay far below that, and a value that would not fit is an error, 
 */
 
 pub mod exact;
+pub mod marks;
 pub mod naive;
 pub mod space;
 pub mod speculative;

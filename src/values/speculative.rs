@@ -13,16 +13,18 @@ bit `b` and shift the higher bits down. On common values bit `b` is fixed by the
 so the map is one-to-one, order preserving and XOR compatible; values below 512 become bytes and
 the mex array has 256 entries. The same holds on rare values, so entries hold compressed rare values.
 
-**Blocks** (after Riley's GPU blocks): heaps are computed in blocks of `B`. For block `[s, s + B)`,
-an entry with offset `d >= 2B` reads only heaps before `s - B`, so while the block before is still
-being finished its *far* marks can already be made, split across threads. The *near* entries
-(`d < 2B`; 88 of Officers' 1585 for `B = 128`) and the mex run in order on one thread. One thread
-runs the same schedule alone.
+**Blocks** (after Riley's GPU blocks): heaps are computed in blocks of `B` (a multiple of 8). For
+block `[s, s + B)`, an entry with offset `d >= 2B` reads only heaps before `s - B`, so while the
+block before is still being finished its *far* marks can already be made, split across threads.
+The *near* entries (`8 <= d < 2B`; 83 of Officers' 1585 for `B = 128`) are marked eight heaps at a
+time as soon as the eight before are done, and the *tiny* ones (`d < 8`, five for Officers) heap by
+heap just before its mex. One thread runs the same schedule alone.
 
-**Table-driven, not unrolled.** The marking table is data, swept eight heaps per 8-byte load. A
-kernel generated at build time with one line per rare value (Grossman fig. 4, as the C baseline
-does) was measured here at 1.1-1.2 M values/s against 1.8 M/s for this loop on one thread: its
-~60 KB of code does not fit the instruction cache.
+**Table-driven, not unrolled.** The marking table is data, swept by the kernel of
+[`super::marks`] (eight heaps per step, 256-bit mark sets). A kernel generated at build time with
+one line per rare value (Grossman fig. 4, as the C baseline does) was measured here at 1.1-1.2 M
+values/s against 1.8 M/s for a table-driven loop on one thread: its ~60 KB of code does not fit the
+instruction cache.
 
 Invariant (checked by [`Speculative::new`]): every heap the entries read is past the last rare
 position, so every `G(n - d)` is common and `r ^ G(n - d)` is a common value: marks in compressed
@@ -32,6 +34,7 @@ verifier ([`super::verify`]) makes them facts.
 
 use crate::game::Game;
 
+use super::marks::{self, Entry, MarkSet, Slot, byte, mark_groups, slot};
 use super::{SparseSpace, Value};
 
 /// Byte compression of a value-type sparse space (see the module docs).
@@ -91,20 +94,16 @@ pub struct Overflow {
 /// Block size `B` [default: 128] (near entries: offsets below `2B`).
 pub const DEFAULT_BLOCK: usize = 128;
 
-pub(crate) type Row = [u8; 256];
-
 /// A speculative generator over a window of compressed values.
 pub struct Speculative {
     compression: Compression,
-    /// Entries with offset `>= 2B`, by decreasing offset (oldest heap first).
-    far: Vec<(usize, u8)>,
-    /// Entries with offset `< 2B`.
-    near: Vec<(usize, u8)>,
+    /// The marking entries by reach (see the module docs).
+    entries: Entries,
     block: usize,
     /// Largest offset: how far back the rule reads.
     reach: usize,
-    /// `buf[i]` is the byte of `G(base + i)`; it ends at the next heap to compute.
-    buf: Vec<u8>,
+    /// `buf[i]` is the slot of `G(base + i)`; it ends at the next heap to compute.
+    buf: Vec<Slot>,
     base: u64,
     threads: usize,
 }
@@ -124,7 +123,7 @@ impl Speculative {
         block: usize,
     ) -> Result<Speculative, SpecError> {
         let compression = Compression::new(space).ok_or(SpecError::NoCompression(space))?;
-        let block = block.max(8);
+        let block = block.max(8).next_multiple_of(8);
         let need = first_safe_heap(game, rares.last().map_or(0, |r| r.0));
         let start = history.len() as u64;
         if start < need {
@@ -132,20 +131,19 @@ impl Speculative {
         }
         let entries = marking_entries(game, compression, rares)?;
         let reach = entries.first().map_or(1, |e| e.0);
-        let (far, near): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.0 >= 2 * block);
+        let split = Entries::split(&entries, block);
         let from = history.len().saturating_sub(reach + 2 * block);
         let mut buf = Vec::with_capacity(reach + 4 * block + (1 << 16));
         for (i, &v) in history.iter().enumerate().skip(from) {
-            buf.push(compression.compress(v).ok_or(SpecError::TooWide {
+            buf.push(slot(compression.compress(v).ok_or(SpecError::TooWide {
                 at: i as u64,
                 value: v,
-            })?);
+            })?));
         }
         let threads = threads.max(1);
         Ok(Speculative {
             compression,
-            far,
-            near,
+            entries: split,
             block,
             reach,
             buf,
@@ -174,17 +172,9 @@ impl Speculative {
         let start = self.buf.len();
         self.buf.resize(start + blocks * b, 0);
         let failed = if self.threads == 1 || blocks < 2 {
-            run_blocks_alone(&mut self.buf, start, blocks, b, &self.near, &self.far)
+            run_blocks_alone(&mut self.buf, start, blocks, b, &self.entries)
         } else {
-            run_blocks_threaded(
-                &mut self.buf,
-                start,
-                blocks,
-                b,
-                &self.near,
-                &self.far,
-                self.threads,
-            )
+            run_blocks_threaded(&mut self.buf, start, blocks, b, &self.entries, self.threads)
         };
         let mut result = Ok(());
         if let Some(at) = failed {
@@ -196,7 +186,7 @@ impl Speculative {
         out.extend(
             self.buf[start..]
                 .iter()
-                .map(|&c| self.compression.expand_common(c)),
+                .map(|&c| self.compression.expand_common(byte(c))),
         );
         result
     }
@@ -246,28 +236,58 @@ pub(crate) fn marking_entries(
     Ok(entries)
 }
 
+/// The marking entries of a generator with block size `B`, by how far back they read.
+struct Entries {
+    /// Offset `>= 2B`, by decreasing offset (oldest heap first): marked a block ahead.
+    far: Vec<Entry>,
+    /// `8 <= offset < 2B`: marked eight heaps at a time inside the block.
+    near: Vec<Entry>,
+    /// `offset < 8`: marked heap by heap, just before the mex.
+    tiny: Vec<(usize, u8)>,
+}
+
+impl Entries {
+    fn split(entries: &[(usize, u8)], block: usize) -> Entries {
+        let far: Vec<_> = entries
+            .iter()
+            .copied()
+            .filter(|e| e.0 >= 2 * block)
+            .collect();
+        let near: Vec<_> = entries
+            .iter()
+            .copied()
+            .filter(|e| (8..2 * block).contains(&e.0))
+            .collect();
+        Entries {
+            far: marks::entries(&far),
+            near: marks::entries(&near),
+            tiny: entries.iter().copied().filter(|e| e.0 < 8).collect(),
+        }
+    }
+}
+
 /// One thread: for each block, its near marks and mex, then the far marks of the next block.
 /// Returns the buffer index where no byte value was free, if any.
 fn run_blocks_alone(
-    buf: &mut [u8],
+    buf: &mut [Slot],
     start: usize,
     blocks: usize,
     b: usize,
-    near: &[(usize, u8)],
-    far: &[(usize, u8)],
+    entries: &Entries,
 ) -> Option<usize> {
-    let mut current: Vec<Row> = vec![[0; 256]; b];
-    let mut next: Vec<Row> = vec![[0; 256]; b];
-    far_marks(&buf[..start], start, far, &mut current);
+    let mut current = vec![MarkSet::EMPTY; b];
+    let mut next = vec![MarkSet::EMPTY; b];
+    let mut local = Vec::with_capacity(3 * b);
+    mark_groups(&buf[..start], start, &entries.far, &mut current);
     for k in 0..blocks {
         let s = start + k * b;
         let (done, rest) = buf.split_at_mut(s);
-        if let Err(i) = near_marks_and_mex(done, &mut rest[..b], s, near, &mut current) {
+        if let Err(i) = finish_block(done, &mut rest[..b], entries, &mut current, &mut local) {
             return Some(s + i);
         }
         if k + 1 < blocks {
-            next.iter_mut().for_each(|r| *r = [0; 256]);
-            far_marks(&buf[..s + b], s + b, far, &mut next);
+            next.fill(MarkSet::EMPTY);
+            mark_groups(&buf[..s + b], s + b, &entries.far, &mut next);
         }
         std::mem::swap(&mut current, &mut next);
     }
@@ -293,33 +313,33 @@ impl<T> Shared<T> {
 /// is tens of microseconds of work, too short for a sleeping thread to wake up in time).
 ///
 /// Disjointness, which makes the raw-pointer accesses sound: in step `k` the main thread writes
-/// `buf[s_k .. s_k + b]` and rows of `rows[k % 2]` and `rows[(k + 1) % 2][..first]`; helper `h`
-/// writes only its own rows range of `rows[(k + 1) % 2]`; every far read is of `buf[.. s_k]`,
+/// `buf[s_k .. s_k + b]` and sets of `sets[k % 2]` and `sets[(k + 1) % 2][..first]`; helper `h`
+/// writes only its own range of `sets[(k + 1) % 2]`; every far read is of `buf[.. s_k]`,
 /// written in earlier steps and published by the Release store of the step counter.
-#[allow(clippy::too_many_arguments)]
 fn run_blocks_threaded(
-    buf: &mut [u8],
+    buf: &mut [Slot],
     start: usize,
     blocks: usize,
     b: usize,
-    near: &[(usize, u8)],
-    far: &[(usize, u8)],
+    entries: &Entries,
     threads: usize,
 ) -> Option<usize> {
     use std::sync::atomic::{AtomicUsize, Ordering};
-    let mut rows: [Vec<Row>; 2] = [vec![[0; 256]; b], vec![[0; 256]; b]];
-    far_marks(&buf[..start], start, far, &mut rows[0]);
-    // Rows of the next block the main thread does itself, balancing its near work.
-    let (nf, nn, t) = (far.len().max(1) as f64, near.len() as f64, threads as f64);
-    // Shares are multiples of 8 rows: `far_marks` works on groups of eight.
+    let far = &entries.far;
+    let mut sets: [Vec<MarkSet>; 2] = [vec![MarkSet::EMPTY; b], vec![MarkSet::EMPTY; b]];
+    mark_groups(&buf[..start], start, far, &mut sets[0]);
+    // Sets of the next block the main thread does itself, balancing its near work.
+    let near = (entries.near.len() + entries.tiny.len()) as f64;
+    let (nf, t) = (far.len().max(1) as f64, threads as f64);
+    // Shares are multiples of 8 heaps: the kernel works on groups of eight.
     let first =
-        (((b as f64 * (1.0 - (t - 1.0) * nn / nf)) / t).clamp(0.0, b as f64) as usize) / 8 * 8;
+        (((b as f64 * (1.0 - (t - 1.0) * near / nf)) / t).clamp(0.0, b as f64) as usize) / 8 * 8;
     let per = (b - first).div_ceil(threads - 1).div_ceil(8).max(1) * 8;
     let step = AtomicUsize::new(0); // helpers may do far marks of block `step`
     let finished = AtomicUsize::new(0); // helper shares done, over all steps
     let stop = usize::MAX;
     let buf_ptr = Shared(buf.as_mut_ptr());
-    let rows_ptr = [Shared(rows[0].as_mut_ptr()), Shared(rows[1].as_mut_ptr())];
+    let sets_ptr = [Shared(sets[0].as_mut_ptr()), Shared(sets[1].as_mut_ptr())];
     let wait = |cond: &dyn Fn() -> bool| {
         let mut spins = 0u32;
         while !cond() {
@@ -345,26 +365,27 @@ fn run_blocks_threaded(
                     }
                     let s = start + k * b;
                     // SAFETY: see the function docs: reads buf[..s - b], published by `step`;
-                    // writes rows lo..hi of block k, which no other thread touches in this step.
-                    let (done, rows) = unsafe {
+                    // writes sets lo..hi of block k, which no other thread touches in this step.
+                    let (done, mine) = unsafe {
                         let done = std::slice::from_raw_parts(buf_ptr.get(), s - b);
-                        let rows =
-                            std::slice::from_raw_parts_mut(rows_ptr[k % 2].get().add(lo), hi - lo);
-                        (done, rows)
+                        let mine =
+                            std::slice::from_raw_parts_mut(sets_ptr[k % 2].get().add(lo), hi - lo);
+                        (done, mine)
                     };
-                    far_marks(done, s + lo, far, rows);
+                    mark_groups(done, s + lo, far, mine);
                     finished.fetch_add(1, Ordering::Release);
                 }
             });
         }
+        let mut local = Vec::with_capacity(3 * b);
         for k in 0..blocks {
             let s = start + k * b;
             if k + 1 < blocks {
-                // Rows of block k + 1 were block k - 1's: every helper is done with them.
+                // Sets of block k + 1 were block k - 1's: every helper is done with them.
                 // SAFETY: no helper runs before `step` reaches k + 1.
                 let next =
-                    unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), b) };
-                next.iter_mut().for_each(|r| *r = [0; 256]);
+                    unsafe { std::slice::from_raw_parts_mut(sets_ptr[(k + 1) % 2].get(), b) };
+                next.fill(MarkSet::EMPTY);
                 step.store(k + 1, Ordering::Release);
             }
             // SAFETY: the main thread alone writes block k and reads below it; helpers read
@@ -373,20 +394,20 @@ fn run_blocks_threaded(
                 (
                     std::slice::from_raw_parts(buf_ptr.get(), s),
                     std::slice::from_raw_parts_mut(buf_ptr.get().add(s), b),
-                    std::slice::from_raw_parts_mut(rows_ptr[k % 2].get(), b),
+                    std::slice::from_raw_parts_mut(sets_ptr[k % 2].get(), b),
                 )
             };
-            if let Err(i) = near_marks_and_mex(done, block, s, near, current) {
+            if let Err(i) = finish_block(done, block, entries, current, &mut local) {
                 failed = Some(s + i);
                 step.store(stop, Ordering::Release);
                 break;
             }
             if k + 1 < blocks {
-                // SAFETY: rows ..first of block k + 1 are the main thread's share.
+                // SAFETY: sets ..first of block k + 1 are the main thread's share.
                 let mine =
-                    unsafe { std::slice::from_raw_parts_mut(rows_ptr[(k + 1) % 2].get(), first) };
+                    unsafe { std::slice::from_raw_parts_mut(sets_ptr[(k + 1) % 2].get(), first) };
                 let done = unsafe { std::slice::from_raw_parts(buf_ptr.get(), s) };
-                far_marks(done, s + b, far, mine);
+                mark_groups(done, s + b, far, mine);
                 wait(&|| finished.load(Ordering::Acquire) >= (threads - 1) * (k + 1));
             }
         }
@@ -394,71 +415,43 @@ fn run_blocks_threaded(
     failed
 }
 
-/// Far marks for heaps `first_heap ..` (one row each): for each entry, one sweep over a
-/// contiguous run of earlier values. `done` must reach every heap read.
-pub(crate) fn far_marks(done: &[u8], first_heap: usize, far: &[(usize, u8)], rows: &mut [Row]) {
-    // Eight heaps (rows) at a time, all entries for them before the next eight: the rows stay in
-    // L1 and each store is `row base + value + constant`. One 8-byte load gives the eight
-    // partner values of an entry; the compiler would otherwise widen each byte to a vector lane
-    // and extract it again, which costs more than the store itself.
-    let spread = 0x0101_0101_0101_0101u64;
-    let whole = rows.len() / 8 * 8;
-    let mut groups = rows.chunks_exact_mut(8);
-    for (g, rows8) in groups.by_ref().enumerate() {
-        let rows8: &mut [Row; 8] = rows8.try_into().expect("8 rows");
-        let heap = first_heap + 8 * g;
-        for &(d, r) in far {
-            let src: &[u8; 8] = done[heap - d..heap - d + 8].try_into().expect("8 bytes");
-            let w = u64::from_le_bytes(*src) ^ (spread * u64::from(r));
-            for (k, row) in rows8.iter_mut().enumerate() {
-                row[((w >> (8 * k)) & 0xff) as usize] = 1;
+/// Finishes the block after `done` (whose far marks are in `sets`): near marks eight heaps at a
+/// time, then tiny marks and the mex heap by heap. Works in `local`, a contiguous copy of the
+/// heaps the near entries read (`done`'s last `2B`) followed by the block, so that the kernel
+/// sees one window while `done` stays shared with the helper threads. Returns the index in the
+/// block where no byte value is free, if any; the values before it are written either way.
+fn finish_block(
+    done: &[Slot],
+    block: &mut [Slot],
+    entries: &Entries,
+    sets: &mut [MarkSet],
+    local: &mut Vec<Slot>,
+) -> Result<(), usize> {
+    let b = block.len();
+    let lead = done.len().min(2 * b); // every entry reads at most `done.len()` back
+    local.clear();
+    local.extend_from_slice(&done[done.len() - lead..]);
+    local.resize(lead + b, 0);
+    let mut result = Ok(());
+    'groups: for g in (0..b).step_by(8) {
+        let h = lead + g;
+        mark_groups(&local[..h], h, &entries.near, &mut sets[g..g + 8]);
+        for i in g..g + 8 {
+            let set = &mut sets[i];
+            for &(d, r) in &entries.tiny {
+                set.insert(byte(local[lead + i - d]) ^ r);
+            }
+            match set.first_free() {
+                Some(c) => local[lead + i] = slot(c),
+                None => {
+                    result = Err(i);
+                    break 'groups;
+                }
             }
         }
     }
-    let rest = groups.into_remainder();
-    let heap = first_heap + whole;
-    for &(d, r) in far {
-        for (i, row) in rest.iter_mut().enumerate() {
-            row[(done[heap + i - d] ^ r) as usize] = 1;
-        }
-    }
-}
-
-/// Finishes the block starting at heap `s`: near marks, then the mex, heap by heap. Returns
-/// the index in the block where no byte value is free, if any.
-fn near_marks_and_mex(
-    done: &[u8],
-    block: &mut [u8],
-    s: usize,
-    near: &[(usize, u8)],
-    rows: &mut [Row],
-) -> Result<(), usize> {
-    for i in 0..block.len() {
-        let row = &mut rows[i];
-        for &(d, r) in near {
-            let x = if d <= i {
-                block[i - d]
-            } else {
-                done[s + i - d]
-            };
-            row[(x ^ r) as usize] = 1;
-        }
-        block[i] = first_free(row).ok_or(i)?;
-    }
-    Ok(())
-}
-
-/// Index of the first zero byte of a row, eight bytes at a time.
-#[inline]
-pub(crate) fn first_free(row: &Row) -> Option<u8> {
-    for (w, chunk) in row.chunks_exact(8).enumerate() {
-        let word = u64::from_le_bytes(chunk.try_into().expect("8 bytes"));
-        let free = !word & 0x0101_0101_0101_0101;
-        if free != 0 {
-            return Some((8 * w + free.trailing_zeros() as usize / 8) as u8);
-        }
-    }
-    None
+    block.copy_from_slice(&local[lead..]);
+    result
 }
 
 #[cfg(test)]

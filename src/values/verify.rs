@@ -16,9 +16,8 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::exact::{Rule, Scratch, prove};
-use super::speculative::{
-    Compression, Row, far_marks, first_free, first_safe_heap, marking_entries,
-};
+use super::marks::{self, Entry, MarkSet, Slot, mark_groups, slot};
+use super::speculative::{Compression, first_safe_heap, marking_entries};
 use super::{SparseSpace, Value};
 use crate::game::Game;
 
@@ -178,17 +177,17 @@ impl Verifier {
             return None;
         }
         let base = start - reach;
-        let bytes: Option<Vec<u8>> = claims[base..to]
+        let slots: Option<Vec<Slot>> = claims[base..to]
             .iter()
-            .map(|&v| compression.compress(v))
+            .map(|&v| compression.compress(v).map(slot))
             .collect();
         let space = self.space();
         let mut rare_values: Vec<Value> = (0..512).filter(|&v| space.is_rare(0, v)).collect();
         rare_values.sort_unstable();
         Some(BlockPath {
             compression,
-            entries,
-            bytes: bytes?,
+            entries: marks::entries(&entries),
+            slots: slots?,
             base,
             start,
             rare_values,
@@ -202,9 +201,9 @@ impl Verifier {
 /// rares are all rare values below the claim, and step 2 ([`prove`]) must cover them.
 struct BlockPath {
     compression: Compression,
-    entries: Vec<(usize, u8)>,
-    /// Bytes of the claims from heap `base` on.
-    bytes: Vec<u8>,
+    entries: Vec<Entry>,
+    /// Slots of the claims from heap `base` on.
+    slots: Vec<Slot>,
     base: usize,
     start: usize,
     rare_values: Vec<Value>,
@@ -223,7 +222,7 @@ impl BlockPath {
                 || {
                     let mut s = Scratch::new();
                     s.fit(max);
-                    (vec![[0u8; 256]; Self::BLOCK], s)
+                    (vec![MarkSet::EMPTY; Self::BLOCK], s)
                 },
                 |(rows, scratch), b0| {
                     self.check_block(
@@ -245,15 +244,15 @@ impl BlockPath {
         claims: &[Value],
         b0: usize,
         b1: usize,
-        rows: &mut [Row],
+        sets: &mut [MarkSet],
         scratch: &mut Scratch,
     ) -> Option<(usize, u32)> {
-        let rows = &mut rows[..b1 - b0];
-        rows.iter_mut().for_each(|r| *r = [0; 256]);
-        far_marks(&self.bytes, b0 - self.base, &self.entries, rows);
-        for (n, row) in (b0..b1).zip(rows.iter()) {
+        let sets = &mut sets[..b1 - b0];
+        sets.fill(MarkSet::EMPTY);
+        mark_groups(&self.slots, b0 - self.base, &self.entries, sets);
+        for (n, set) in (b0..b1).zip(sets.iter()) {
             let claim = claims[n];
-            let candidate = first_free(row).map(|c| self.compression.expand_common(c));
+            let candidate = set.first_free().map(|c| self.compression.expand_common(c));
             let proven = candidate == Some(claim) && {
                 let below = self.rare_values.partition_point(|&v| v < claim);
                 scratch.leftover.clear();
