@@ -86,7 +86,7 @@ enum Command {
         #[arg(long, value_parser = parse_count, default_value = "2^18")]
         chunk: u64,
         /// Speculative block size (heaps per step of the threaded generator).
-        #[arg(long, default_value_t = 128)]
+        #[arg(long, default_value_t = grundy::values::speculative::DEFAULT_BLOCK)]
         block: usize,
         /// Save state here every --checkpoint-every seconds (and FILE.values beside it).
         #[arg(long)]

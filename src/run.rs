@@ -45,7 +45,7 @@ pub struct RunConfig {
     pub verify: bool,
     /// Stop the exact prefix here and speculate from it (default: as soon as the rule allows).
     pub speculate_from: Option<u64>,
-    /// Speculative block size [default: 128].
+    /// Speculative block size [default: 256].
     pub block: usize,
     /// Values per generate-and-verify round [default: 2^18].
     pub chunk: usize,
