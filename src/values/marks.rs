@@ -25,19 +25,22 @@ Invariant of every window: `window[i]` is the slot of heap `base + i`'s compress
 the caller decides what `base` is; the kernel only needs each heap it reads to be in the slice.
 */
 
-/// A window value: compressed byte `c` as `c << 5` (the offset of `ONE_HOT[c]` in bytes).
-pub type Slot = u16;
+/// A window value: compressed byte `c` as `c << 5` (the offset of `ONE_HOT[c]` in bytes). A type
+/// of its own so that only [`slot`] makes one: the kernel indexes its table with slots unchecked.
+#[repr(transparent)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Slot(u16);
 
 /// The slot of compressed byte `c`.
 #[inline]
 pub fn slot(c: u8) -> Slot {
-    Slot::from(c) << 5
+    Slot(u16::from(c) << 5)
 }
 
 /// The compressed byte of a slot.
 #[inline]
 pub fn byte(s: Slot) -> u8 {
-    (s >> 5) as u8
+    (s.0 >> 5) as u8
 }
 
 /// The marked option bytes of one heap: bit `c` of the 256.
@@ -89,13 +92,13 @@ impl Entry {
     pub fn new(offset: usize, r: u8) -> Entry {
         Entry {
             offset,
-            spread: 0x0001_0001_0001_0001 * u64::from(slot(r)),
+            spread: 0x0001_0001_0001_0001 * u64::from(slot(r).0),
         }
     }
 
     /// The compressed rare byte `r`.
     pub fn rare_byte(&self) -> u8 {
-        byte(self.spread as u16)
+        byte(Slot(self.spread as u16))
     }
 }
 
@@ -119,8 +122,8 @@ pub fn mark_groups(window: &[Slot], first_heap: usize, entries: &[Entry], sets: 
         "marking heaps {first_heap}.. reads outside the window"
     );
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked just above); the bounds were asserted.
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("bmi1") {
+        // SAFETY: the CPU has AVX2 and BMI1 (checked just above); the bounds were asserted.
         unsafe { mark_groups_avx2(window, first_heap, entries, sets) };
         return;
     }
@@ -240,7 +243,7 @@ unsafe fn mark_rest(window: &[Slot], first_heap: usize, entries: &[Entry], sets:
             // Not vectorised across entries (gathers): see `mark_groups_body`.
             // SAFETY: it has no instructions and touches nothing.
             unsafe { std::arch::asm!("", options(nomem, nostack, preserves_flags)) };
-            let at = window[first_heap + i - e.offset] ^ e.spread as u16;
+            let at = window[first_heap + i - e.offset].0 ^ e.spread as u16;
             // SAFETY: `at` is a slot, the byte offset of an entry of ONE_HOT.
             let one = unsafe {
                 &*ONE_HOT
@@ -324,7 +327,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "outside the window")]
     fn reading_outside_the_window_is_refused() {
-        let window = vec![0; 100];
+        let window = vec![Slot::default(); 100];
         let mut sets = vec![MarkSet::EMPTY; 8];
         mark_groups(&window, 95, &entries(&[(1, 0)]), &mut sets);
     }

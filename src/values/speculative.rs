@@ -171,7 +171,7 @@ impl Speculative {
         self.trim();
         let b = self.block;
         let start = self.buf.len();
-        self.buf.resize(start + blocks * b, 0);
+        self.buf.resize(start + blocks * b, Slot::default());
         let failed = if self.threads == 1 || blocks < 2 {
             run_blocks_alone(&mut self.buf, start, blocks, b, &self.entries)
         } else {
@@ -432,7 +432,7 @@ fn finish_block(
     let lead = done.len().min(2 * b); // every entry reads at most `done.len()` back
     local.clear();
     local.extend_from_slice(&done[done.len() - lead..]);
-    local.resize(lead + b, 0);
+    local.resize(lead + b, Slot::default());
     let mut result = Ok(());
     'groups: for g in (0..b).step_by(8) {
         let h = lead + g;
