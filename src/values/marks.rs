@@ -142,8 +142,8 @@ pub fn mark_groups(window: &[Slot], first_heap: usize, entries: &[Entry], sets: 
 unsafe fn mark_groups_avx2(window: &[Slot], first: usize, entries: &[Entry], sets: &mut [MarkSet]) {
     use std::arch::x86_64::{__m256i, _bextr_u64, _mm256_load_si256, _mm256_or_si256};
     let table = ONE_HOT.as_ptr().cast::<u8>();
-    // SAFETY (both closures): `at` is a slot, the byte offset of an entry of ONE_HOT, and a
-    // MarkSet is 32 bytes, 32-aligned.
+    // SAFETY: `at` is a slot, the byte offset of an entry of ONE_HOT, and a MarkSet is 32 bytes,
+    // 32-aligned.
     let one = |at: u64| unsafe { _mm256_load_si256(table.add(at as usize).cast::<__m256i>()) };
     let whole = sets.len() / 8 * 8;
     for (g, group) in sets[..whole].chunks_exact_mut(8).enumerate() {
@@ -175,8 +175,7 @@ unsafe fn mark_groups_avx2(window: &[Slot], first: usize, entries: &[Entry], set
             unsafe { std::arch::x86_64::_mm256_store_si256(sets.add(k), a) };
         }
     }
-    // SAFETY: forwarded from the caller.
-    unsafe { mark_rest(window, first + whole, entries, &mut sets[whole..]) }
+    mark_rest(window, first + whole, entries, &mut sets[whole..]);
 }
 
 /// The loop (see the module docs), inlined into each build of [`mark_groups`].
@@ -227,36 +226,16 @@ unsafe fn mark_groups_body(
         }
         group.copy_from_slice(&acc);
     }
-    // SAFETY: forwarded from the caller.
-    unsafe { mark_rest(window, first_heap + whole, entries, &mut sets[whole..]) }
+    mark_rest(window, first_heap + whole, entries, &mut sets[whole..]);
 }
 
-/// The fewer than eight sets after the last whole group, one at a time.
-///
-/// # Safety
-/// The bounds asserted by [`mark_groups`] must hold.
-#[inline(always)]
-unsafe fn mark_rest(window: &[Slot], first_heap: usize, entries: &[Entry], sets: &mut [MarkSet]) {
+/// The fewer than eight sets after the last whole group, one mark at a time (a rare path: the
+/// callers' blocks are whole groups except the verifier's last one).
+fn mark_rest(window: &[Slot], first_heap: usize, entries: &[Entry], sets: &mut [MarkSet]) {
     for (i, set) in sets.iter_mut().enumerate() {
-        let mut acc = *set;
         for e in entries {
-            // Not vectorised across entries (gathers): see `mark_groups_body`.
-            // SAFETY: it has no instructions and touches nothing.
-            unsafe { std::arch::asm!("", options(nomem, nostack, preserves_flags)) };
-            let at = window[first_heap + i - e.offset].0 ^ e.spread as u16;
-            // SAFETY: `at` is a slot, the byte offset of an entry of ONE_HOT.
-            let one = unsafe {
-                &*ONE_HOT
-                    .as_ptr()
-                    .cast::<u8>()
-                    .add(usize::from(at))
-                    .cast::<MarkSet>()
-            };
-            for (w, o) in acc.0.iter_mut().zip(one.0) {
-                *w |= o;
-            }
+            set.insert(byte(window[first_heap + i - e.offset]) ^ e.rare_byte());
         }
-        *set = acc;
     }
 }
 

@@ -224,13 +224,13 @@ impl BlockPath {
                     s.fit(max);
                     (vec![MarkSet::EMPTY; Self::BLOCK], s)
                 },
-                |(rows, scratch), b0| {
+                |(sets, scratch), b0| {
                     self.check_block(
                         verifier,
                         claims,
                         b0,
                         (b0 + Self::BLOCK).min(to),
-                        rows,
+                        sets,
                         scratch,
                     )
                 },
