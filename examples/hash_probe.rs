@@ -9,7 +9,7 @@ fn main() {
     let (report, values) = run(c, &mut |_| {}).unwrap();
     let t = std::time::Instant::now();
     let mut s = PeriodSearch::new();
-    let found = s.feed(&values, 20628 + 1);
+    let found = s.feed(values.claims(), 20628 + 1);
     let hash = t.elapsed().as_secs_f64();
     println!(
         "run {:.3}s ({:.0}/s), hash over {} values {:.4}s = {:.2}% of the run, {:.1} ns/value, found {:?}, collisions {}",

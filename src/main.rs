@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use clap::{Parser, Subcommand};
 
+use grundy::io::values_file::write_bin;
 use grundy::io::{RareTable, TableFormat, ValuesDump, ValuesFormat, write_output};
 use grundy::progress::Progress;
 use grundy::run::RunConfig;
@@ -102,6 +103,13 @@ enum Command {
         /// Write the full report (statistics, rare table, rollbacks) as JSON here.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Values to keep in memory (2 bytes each); older verified values live only in the
+        /// checkpoint's FILE.values, or in a temporary file in --spill-dir.
+        #[arg(long, value_parser = parse_count, default_value = "2^26")]
+        memory: u64,
+        /// Where values beyond --memory go when there is no --checkpoint [default: $TMPDIR].
+        #[arg(long)]
+        spill_dir: Option<PathBuf>,
     },
     /// Verify claimed values [FROM, TO) of a binary dump; writes a JSON verdict. Exit 1 if one is wrong.
     Verify {
@@ -765,6 +773,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             values_out,
             out,
             no_period,
+            memory,
+            spill_dir,
         } => {
             let game = parse_game(&game)?;
             if !(checkpoint_every > 0.0 && checkpoint_every.is_finite()) {
@@ -780,6 +790,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             config.checkpoint = checkpoint;
             config.resume = resume;
             config.checkpoint_every = std::time::Duration::from_secs_f64(checkpoint_every);
+            config.memory = memory.max(1) as usize;
+            config.spill_dir = spill_dir;
             let mut progress = Progress::new(to, "run");
             let (report, values) = grundy::run::run(config, &mut |p| {
                 progress.set_with(
@@ -789,13 +801,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             })?;
             progress.finish();
             if let Some(path) = values_out {
-                let dump = ValuesDump {
-                    game,
-                    start: 0,
-                    exact: report.verified_to == report.values,
-                    values,
-                };
-                write_output(Some(&path), |w| dump.write(ValuesFormat::Bin, w))?;
+                let exact = report.verified_to == report.values;
+                write_output(Some(&path), |w| {
+                    write_bin(&game, 0, exact, values.claims(), w)
+                })?;
             }
             if let Some(path) = out {
                 write_output(Some(&path), |w| {

@@ -15,8 +15,14 @@ It repeats, a chunk at a time:
 
 Invariant: `verified_to <= len`, and every claim below `verified_to` was either checked by the
 verifier or computed by the exact rule from verified claims. Nothing is reported as verified
-otherwise. The whole history stays in memory (2 bytes a value): the verifier's pair scan can reach
-back to the first heaps.
+otherwise.
+
+Memory stays bounded ([`RunConfig::memory`] values, but never less than the rule's window): the
+history ([`History`]) keeps its first heaps and its recent tail in memory, and the *final* values
+(verified ones, or every claim under `--no-verify`: those are never taken back) behind the tail
+live only in a values file: the checkpoint's `FILE.values`, or without a checkpoint a temporary
+file in `--spill-dir`. Statistics are gathered as values become final; the period search and the
+rare rule read through the history and reach the file on the rare occasions they look far back.
 */
 
 use std::path::PathBuf;
@@ -25,13 +31,15 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::game::Game;
-use crate::io::checkpoint::{Checkpoint, CheckpointError, Rollback};
+use crate::io::checkpoint::{Checkpoint, CheckpointError, Rollback, values_path};
+use crate::period::proof::preperiod_below;
 use crate::period::{Candidate, Certificate, Decision, PeriodSearch, decide, rule_window};
-use crate::stats::Stats;
+use crate::stats::{Stats, StatsBuilder};
 use crate::values::exact::{Rule, Scratch};
+use crate::values::history::{History, ValueFile};
 use crate::values::speculative::{DEFAULT_BLOCK, SpecError, Speculative};
 use crate::values::verify::Verifier;
-use crate::values::{ExactGenerator, SparseSpace, Value, ValueError, checksum};
+use crate::values::{ExactGenerator, SparseSpace, Value, ValueError};
 
 /// What to run. Defaults: see [`RunConfig::new`].
 #[derive(Clone, Debug)]
@@ -55,6 +63,11 @@ pub struct RunConfig {
     pub checkpoint_every: Duration,
     /// Search for a period on the verified values (rolling hash, Guy-Smith proof) [default: true].
     pub period_search: bool,
+    /// Values to keep in memory [default: 2^26, 128 MiB]; more only when the rule's window
+    /// (last rare position + largest take + 1) or the unverified claims need it.
+    pub memory: usize,
+    /// Where values spill without a checkpoint [default: the system's temporary directory].
+    pub spill_dir: Option<PathBuf>,
 }
 
 /// Generator threads by default: every core up to 4, then three in four. The helpers spin, and
@@ -82,6 +95,8 @@ impl RunConfig {
             resume: false,
             checkpoint_every: Duration::from_secs(10),
             period_search: true,
+            memory: 1 << 26,
+            spill_dir: None,
         }
     }
 }
@@ -129,6 +144,8 @@ pub enum RunError {
     },
     #[error("cannot start worker threads: {0}")]
     Threads(String),
+    #[error("values file {0}")]
+    Store(#[from] std::io::Error),
 }
 
 /// Progress of a run, for display.
@@ -142,8 +159,10 @@ pub struct Progress {
 /// The engine state (see the module docs).
 struct Engine {
     config: RunConfig,
-    history: Vec<Value>,
+    history: History,
     verified_to: u64,
+    /// Statistics of the final values `G(0..stats.count())`.
+    stats: StatsBuilder,
     space: SparseSpace,
     rares: Vec<(u64, Value)>,
     rollbacks: Vec<Rollback>,
@@ -165,19 +184,24 @@ struct Engine {
     seconds_before: f64,
     search: PeriodSearch,
     pending: Option<Candidate>,
+    /// For the pending candidate: its preperiod in the data below its window, and how far
+    /// `G(n) = G(n + p)` was checked since.
+    pending_preperiod: usize,
+    pending_checked: usize,
     refuted: u64,
     period: Option<Certificate>,
 }
 
-/// Runs `config`, calling `progress` after every chunk; returns the report and all values.
+/// Runs `config`, calling `progress` after every chunk; returns the report and the values
+/// (in memory and on disk: [`History::claims`] reads them all).
 ///
 /// # Errors
-/// [`RunError`] for a refused checkpoint, an I/O failure while saving one, or a value beyond 16
-/// bits; the last saved checkpoint stays valid.
+/// [`RunError`] for a refused checkpoint, an I/O failure while saving one or spilling values, or
+/// a value beyond 16 bits; the last saved checkpoint stays valid.
 pub fn run(
     config: RunConfig,
     progress: &mut dyn FnMut(Progress),
-) -> Result<(RunReport, Vec<Value>), RunError> {
+) -> Result<(RunReport, History), RunError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .build()
@@ -195,6 +219,7 @@ pub fn run(
             engine.save(started)?;
             last_save = Instant::now();
         }
+        engine.trim_memory()?;
         progress(Progress {
             values: engine.history.len() as u64,
             verified_to: engine.verified_to,
@@ -213,7 +238,8 @@ impl Engine {
         if let Some(path) = &config.checkpoint {
             let shown = path.display().to_string();
             if config.resume {
-                let (c, values) = Checkpoint::load(path)?;
+                let mut stats = StatsBuilder::new();
+                let (c, file) = Checkpoint::load(path, &mut |at, chunk| stats.add(at, chunk))?;
                 if c.game != game.to_string() {
                     return Err(RunError::Foreign {
                         path: shown,
@@ -225,9 +251,10 @@ impl Engine {
                     path: shown.clone(),
                     reason,
                 })?;
+                let history = History::from_file(file, head_cap(&config), keep(&config));
                 let engine = Engine::from_parts(
                     config,
-                    values,
+                    history,
                     c.verified_to,
                     space,
                     c.rares.clone(),
@@ -236,32 +263,30 @@ impl Engine {
                 );
                 return Ok(Engine {
                     checkpoint: Some(c),
+                    stats,
                     ..engine
                 });
             }
             if path.exists() {
                 return Err(RunError::WouldOverwrite { path: shown });
             }
-            checkpoint = Some(Checkpoint::new(&game.to_string(), ""));
+            checkpoint = Some((
+                Checkpoint::new(&game.to_string(), ""),
+                ValueFile::create(&values_path(path))?,
+            ));
         }
         let prefix = Engine::exact_prefix(&game, config.speculate_from, config.to)?;
         let space = prefix.space();
         let rares: Vec<(u64, Value)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
         let len = prefix.values().len() as u64;
-        let engine = Engine::from_parts(
-            config,
-            prefix.into_values(),
-            len,
-            space,
-            rares,
-            Vec::new(),
-            0.0,
-        );
-        Ok(Engine {
-            checkpoint,
-            exact_values: len,
-            ..engine
-        })
+        let history = History::new(prefix.into_values(), head_cap(&config));
+        let mut engine = Engine::from_parts(config, history, len, space, rares, Vec::new(), 0.0);
+        engine.exact_values = len;
+        if let Some((c, file)) = checkpoint {
+            engine.history.attach_file(file);
+            engine.checkpoint = Some(c);
+        }
+        Ok(engine)
     }
 
     /// The exact prefix: up to `speculate_from`, or until twice past the last rare seen.
@@ -289,16 +314,16 @@ impl Engine {
 
     fn from_parts(
         config: RunConfig,
-        history: Vec<Value>,
+        history: History,
         verified_to: u64,
         space: SparseSpace,
         rares: Vec<(u64, Value)>,
         rollbacks: Vec<Rollback>,
         seconds_before: f64,
     ) -> Engine {
-        let verifier = Verifier::new(&config.game, &history);
+        let verifier = Verifier::new(&config.game, history.claims());
         let mut scratch = Scratch::new();
-        scratch.fit(history.iter().copied().max().unwrap_or(0));
+        scratch.fit(verifier.max_claim());
         Engine {
             chunk: config.chunk,
             rule: Rule::new(&config.game, space),
@@ -309,6 +334,7 @@ impl Engine {
             config,
             history,
             verified_to,
+            stats: StatsBuilder::new(),
             space,
             rares,
             rollbacks,
@@ -320,6 +346,8 @@ impl Engine {
             seconds_before,
             search: PeriodSearch::new(),
             pending: None,
+            pending_preperiod: 0,
+            pending_checked: 0,
             refuted: 0,
             period: None,
         }
@@ -335,11 +363,13 @@ impl Engine {
         let from = self.history.len();
         let count = (self.chunk as u64).min(self.config.to - from as u64) as usize;
         self.generate(count)?;
-        self.verifier.extend(&self.history);
+        self.verifier.extend(self.history.claims());
         if self.config.verify {
-            let verdict =
-                self.verifier
-                    .check(&self.history, self.verified_to, self.history.len() as u64);
+            let verdict = self.verifier.check(
+                self.history.claims(),
+                self.verified_to,
+                self.history.len() as u64,
+            );
             match verdict.first_wrong {
                 None => {
                     self.verified_to = self.history.len() as u64;
@@ -353,19 +383,96 @@ impl Engine {
                 }
             }
         }
+        self.gather_stats(self.final_to());
         Ok(())
+    }
+
+    /// Values that will never be taken back: the verified ones, or every claim without
+    /// verification (nothing rolls back then).
+    fn final_to(&self) -> usize {
+        if self.config.verify {
+            self.verified_to as usize
+        } else {
+            self.history.len()
+        }
+    }
+
+    fn gather_stats(&mut self, to: usize) {
+        let from = self.stats.count() as usize;
+        if from < to {
+            let stats = &mut self.stats;
+            self.history
+                .claims()
+                .for_each_chunk(from, to, &mut |at, chunk| stats.add(at as u64, chunk));
+        }
+    }
+
+    /// Moves final values behind the recent tail out of memory, into the values file (the
+    /// checkpoint's, or a temporary one), once the tail has grown to twice what it keeps.
+    fn trim_memory(&mut self) -> Result<(), RunError> {
+        let keep = keep(&self.config).max(self.needed_window());
+        let len = self.history.len();
+        if len - self.history.base() <= 2 * keep {
+            return Ok(());
+        }
+        let floor = self.final_to().min(len - keep);
+        if floor <= self.history.base() {
+            return Ok(()); // unverified claims: they stay until checked
+        }
+        if self.history.file().is_none() {
+            let dir = self
+                .config
+                .spill_dir
+                .clone()
+                .unwrap_or_else(std::env::temp_dir);
+            self.history.attach_file(ValueFile::temporary(&dir)?);
+        }
+        self.history.store_to(floor)?;
+        self.history.evict_below(floor);
+        Ok(())
+    }
+
+    /// The recent values the next round reads in any case: the rule's window, the speculative
+    /// generator's lead and a round of slack.
+    fn needed_window(&self) -> usize {
+        rule_window(&self.config.game, self.rares.last().map_or(0, |r| r.0))
+            + 2 * self.config.block
+            + 1024
     }
 
     /// Feeds the verified values to the period search and decides a pending candidate on them.
     /// True when a period is proven.
     fn search_period(&mut self) -> bool {
-        let verified = &self.history[..self.verified_to as usize];
+        let verified = self.history.claims().upto(self.verified_to as usize);
         if self.pending.is_none() {
             let window = rule_window(&self.config.game, self.rares.last().map_or(0, |r| r.0));
             self.pending = self.search.feed(verified, window);
+            if let Some(c) = self.pending {
+                // Every pair (n, n + p) below the window is verified already: its preperiod
+                // there is fixed, and any later mismatch refutes the candidate (see `decide`).
+                let earliest = c.n0 + 1 - c.window;
+                self.pending_preperiod = preperiod_below(verified, c.period, earliest);
+                self.pending_checked = earliest;
+            }
         }
         let Some(c) = self.pending else { return false };
-        match decide(&self.config.game, verified, c.period, c.n0 + 1 - c.window) {
+        let earliest = c.n0 + 1 - c.window;
+        let end = verified.len().saturating_sub(c.period);
+        if self.pending_checked < end {
+            let from = self.pending_checked;
+            self.pending_checked = end;
+            if preperiod_below(verified, c.period, end) > from {
+                self.refute();
+                return false;
+            }
+        }
+        // The theorem needs 2d + 2p + k + 1 values; decide once they are verified (or at the
+        // end of the run), on every value.
+        let need = 2 * self.pending_preperiod + 2 * c.period + self.config.game.max_take() + 1;
+        if verified.len() < need && (verified.len() as u64) < self.config.to {
+            return false;
+        }
+        match decide(&self.config.game, &verified.to_vec(), c.period, earliest) {
             Decision::Proven(mut cert) => {
                 cert.candidate_at = (c.n0 + c.period) as u64;
                 cert.hash_collisions = self.search.collisions;
@@ -374,11 +481,15 @@ impl Engine {
             }
             Decision::NeedValues(need) if need as u64 <= self.config.to => false,
             Decision::NeedValues(_) | Decision::Refuted { .. } => {
-                self.refuted += 1;
-                self.pending = None;
+                self.refute();
                 false
             }
         }
+    }
+
+    fn refute(&mut self) {
+        self.refuted += 1;
+        self.pending = None;
     }
 
     /// Appends `count` claims: speculative where possible, else by the exact rule.
@@ -392,7 +503,7 @@ impl Engine {
             match &mut self.spec {
                 Some(spec) => {
                     let blocks = (target - before).div_ceil(self.config.block);
-                    let result = spec.generate(blocks, &mut self.history);
+                    let result = spec.generate(blocks, self.history.tail_mut());
                     self.speculative_values += (self.history.len() - before) as u64;
                     // Whole blocks may run past the chunk; the generator is rebuilt from the
                     // history for the next chunk (cheap: one window).
@@ -426,7 +537,7 @@ impl Engine {
             let n = self.history.len();
             match self
                 .rule
-                .speculate(&self.history, n, &pos, &val, &mut self.scratch)
+                .speculate(self.history.claims(), n, &pos, &val, &mut self.scratch)
             {
                 Some(v) if v < u32::from(Value::MAX) => {
                     self.history.push(v as Value);
@@ -447,7 +558,7 @@ impl Engine {
             &self.config.game,
             self.space,
             &self.rares,
-            &self.history,
+            self.history.claims(),
             self.config.threads,
             self.config.block,
         ) {
@@ -464,7 +575,7 @@ impl Engine {
         let n = self.history.len();
         let v = self
             .verifier
-            .exact_value(&self.history, n, &mut self.scratch);
+            .exact_value(self.history.claims(), n, &mut self.scratch);
         let v = crate::values::to_value(&self.config.game, n, v)?;
         self.push_exact(n, v);
         if !self.config.verify && self.verified_to == n as u64 {
@@ -477,7 +588,7 @@ impl Engine {
     fn push_exact(&mut self, n: usize, v: Value) {
         self.history.push(v);
         self.scratch.fit(v);
-        self.verifier.extend(&self.history);
+        self.verifier.extend(self.history.claims());
         if self.space.is_rare(n, v) {
             self.rares.push((n as u64, v));
         }
@@ -485,7 +596,7 @@ impl Engine {
 
     /// Replaces the claim at `heap` by `exact` and discards everything after it.
     fn roll_back(&mut self, heap: usize, exact: Value) {
-        let claimed = self.history[heap];
+        let claimed = self.history.get(heap);
         let discarded = (self.history.len() - heap) as u64;
         self.history.truncate(heap);
         self.verifier.truncate(heap);
@@ -509,19 +620,22 @@ impl Engine {
     fn review_space(&mut self) {
         self.next_review = 2 * self.history.len().max(1024);
         let allow = SparseSpace::position_type_allowed(&self.config.game);
-        if let Some((best, count)) = SparseSpace::best_for(&self.history, allow)
+        let claims = self.history.claims();
+        if let Some((best, count)) = SparseSpace::best_for(claims, allow)
             && count < self.rares.len()
         {
             self.space = best;
             self.rule = Rule::new(&self.config.game, best);
-            self.verifier = Verifier::new(&self.config.game, &self.history);
-            self.rares = self
-                .history
-                .iter()
-                .enumerate()
-                .filter(|(n, v)| best.is_rare(*n, **v))
-                .map(|(n, &v)| (n as u64, v))
-                .collect();
+            self.verifier = Verifier::new(&self.config.game, claims);
+            let mut rares = Vec::new();
+            claims.for_each_chunk(0, claims.len(), &mut |at, chunk| {
+                for (n, &v) in (at..).zip(chunk) {
+                    if best.is_rare(n, v) {
+                        rares.push((n as u64, v));
+                    }
+                }
+            });
+            self.rares = rares;
             self.spec = None;
         }
         self.rares_at_review = self.rares.len();
@@ -529,14 +643,12 @@ impl Engine {
 
     /// Writes the checkpoint, if one was asked for: verified values only when verifying.
     fn save(&mut self, started: Instant) -> Result<(), RunError> {
-        let (Some(path), Some(c)) = (&self.config.checkpoint, &mut self.checkpoint) else {
+        let (Some(path), Some(_)) = (&self.config.checkpoint, &self.checkpoint) else {
             return Ok(());
         };
-        let keep = if self.config.verify {
-            self.verified_to as usize
-        } else {
-            self.history.len()
-        };
+        let keep = self.final_to();
+        self.history.store_to(keep)?;
+        let c = self.checkpoint.as_mut().expect("checked above");
         c.space = self.space.to_string();
         c.verified_to = self.verified_to.min(keep as u64);
         c.rares = self
@@ -547,25 +659,36 @@ impl Engine {
             .collect();
         c.rollbacks = self.rollbacks.clone();
         c.seconds = self.seconds_before + started.elapsed().as_secs_f64();
-        c.save(path, &self.history[..keep])?;
+        c.save(
+            path,
+            self.history.file().expect("a checkpoint has a values file"),
+        )?;
         Ok(())
     }
 
-    fn finish(self, started: Instant) -> (RunReport, Vec<Value>) {
+    fn finish(mut self, started: Instant) -> (RunReport, History) {
         let seconds = self.seconds_before + started.elapsed().as_secs_f64();
-        let stats = Stats::from_values(&self.config.game, &self.history, self.space);
+        let len = self.history.len();
+        self.gather_stats(len);
+        let last_rare = self.rares.last().map(|r| r.0);
+        let stats = self.stats.finish(
+            &self.config.game,
+            self.space,
+            self.rares.len() as u64,
+            last_rare,
+        );
         let report = RunReport {
             game: self.config.game.to_string(),
-            values: self.history.len() as u64,
+            values: len as u64,
             verified_to: self.verified_to,
-            checksum: checksum(&self.history),
+            checksum: stats.checksum,
             rare_table: self.rares,
             rollbacks: self.rollbacks,
             speculative_values: self.speculative_values,
             exact_values: self.exact_values,
             threads: self.config.threads,
             seconds,
-            values_per_sec: self.history.len() as f64 / seconds.max(1e-9),
+            values_per_sec: len as f64 / seconds.max(1e-9),
             period: self.period,
             period_searched_to: self.search.position() as u64,
             period_candidates_refuted: self.refuted,
@@ -574,4 +697,14 @@ impl Engine {
         };
         (report, self.history)
     }
+}
+
+/// Values of the first heaps kept in memory for good: the pair scans read them all the time.
+fn head_cap(config: &RunConfig) -> usize {
+    (config.memory / 4).min(1 << 22)
+}
+
+/// Values the tail keeps after a trim (it grows to twice this before the next).
+fn keep(config: &RunConfig) -> usize {
+    config.memory.saturating_sub(head_cap(config)) / 2
 }

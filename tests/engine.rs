@@ -31,6 +31,7 @@ fn officers_to_2_20_equals_exact_and_the_c_speculative_checksum() {
         let mut config = RunConfig::new(Game::officers(), n);
         config.threads = threads;
         let (report, values) = run(config, &mut |_| {}).unwrap();
+        let values = values.to_vec();
         assert_eq!(report.verified_to, n, "threads {threads}");
         assert!(
             report.speculative_values > n / 2,
@@ -61,6 +62,7 @@ fn solved_games_equal_exact() {
         config.chunk = 1 << 14;
         config.period_search = false; // these games are periodic: the search would stop the run
         let (report, values) = run(config, &mut |_| {}).unwrap();
+        let values = values.to_vec();
         assert_eq!(report.verified_to, n, "{}", row.code);
         assert_eq!(
             first_difference(&values, &exact(&game, n as usize)),
@@ -80,6 +82,7 @@ fn incomplete_rare_table_is_repaired_by_rollbacks() {
     config.speculate_from = Some(5000);
     config.chunk = 4096;
     let (report, values) = run(config, &mut |_| {}).unwrap();
+    let values = values.to_vec();
     let truth = exact(&Game::officers(), n as usize);
     assert_eq!(first_difference(&values, &truth), None);
     assert_eq!(report.verified_to, n);
@@ -101,10 +104,72 @@ fn incomplete_rare_table_is_repaired_by_rollbacks() {
 }
 
 #[test]
+fn small_memory_runs_spill_to_disk_and_equal_exact() {
+    // 2^15 values in memory (the rule's window is 20,628 + 2 blocks + slack): everything older
+    // lives in a temporary file, and pair scans that reach behind the tail read it there.
+    let dir = tempfile::tempdir().unwrap();
+    let n = 1 << 20;
+    let truth = exact(&Game::officers(), n as usize);
+    for (verify, speculate_from) in [(true, None), (true, Some(5000)), (false, None)] {
+        let mut config = RunConfig::new(Game::officers(), n);
+        config.threads = 2;
+        config.memory = 1 << 15;
+        config.chunk = 1 << 14;
+        config.verify = verify;
+        config.speculate_from = speculate_from;
+        config.spill_dir = Some(dir.path().to_path_buf());
+        let (report, history) = run(config, &mut |_| {}).unwrap();
+        let case = format!("verify {verify}, speculate from {speculate_from:?}");
+        assert!(
+            history.base() > n as usize / 2 && history.in_memory() < 1 << 17,
+            "{case}: {} values in memory, tail from {}",
+            history.in_memory(),
+            history.base()
+        );
+        assert_eq!(first_difference(&history.to_vec(), &truth), None, "{case}");
+        assert_eq!(
+            report.checksum,
+            baseline_checksum("speculative", n),
+            "{case}"
+        );
+        assert_eq!(report.stats.count, n, "{case}");
+        assert_eq!(report.verified_to == n, verify, "{case}");
+        if speculate_from.is_some() {
+            assert!(report.rollbacks.iter().any(|r| r.new_rare), "{case}");
+        }
+    }
+}
+
+#[test]
+fn small_memory_runs_prove_published_periods() {
+    // .16 needs 2 * 105351 + 2 * 149459 + 3 values to prove its period and .56 about 653,000:
+    // far more than the 2^15 kept in memory, so the candidate is decided on values from disk.
+    for row in solved_games()
+        .iter()
+        .filter(|r| [".16", ".56"].contains(&r.code.as_str()))
+    {
+        let game: Game = row.code.parse().unwrap();
+        let mut config = RunConfig::new(game, 1 << 21);
+        config.memory = 1 << 15;
+        config.chunk = 1 << 14;
+        let (report, history) = run(config, &mut |_| {}).unwrap();
+        let cert = report.period.expect("a period");
+        assert_eq!(
+            (Some(cert.preperiod), cert.period),
+            (row.preperiod, row.period),
+            "{}",
+            row.code
+        );
+        assert!(history.in_memory() < 1 << 17, "{}", row.code);
+    }
+}
+
+#[test]
 fn values_beyond_511_fall_back_to_the_exact_rule() {
     let game: Game = ".04".parse().unwrap();
     let n = 40_000;
     let (report, values) = run(RunConfig::new(game.clone(), n), &mut |_| {}).unwrap();
+    let values = values.to_vec();
     assert!(*values.iter().max().unwrap() > 511);
     assert_eq!(
         first_difference(&values, &naive_values(&game, n as usize).unwrap()),
@@ -118,6 +183,7 @@ fn unverified_runs_say_so() {
     let mut config = RunConfig::new(Game::officers(), 1 << 17);
     config.verify = false;
     let (report, values) = run(config, &mut |_| {}).unwrap();
+    let values = values.to_vec();
     assert!(report.verified_to < report.values);
     assert_eq!(
         checksum(&values),
@@ -141,6 +207,9 @@ fn run_args(checkpoint: &Path, n: &str) -> Vec<String> {
         "2^15",
         "--checkpoint-every",
         "0.02",
+        // Most values live only in the checkpoint's values file: resuming reads them back.
+        "--memory",
+        "2^16",
         "--checkpoint",
     ]
     .iter()
@@ -161,8 +230,18 @@ fn checksum_line(stdout: &[u8]) -> String {
 fn killed_runs_resume_to_the_same_checksum() {
     let dir = tempfile::tempdir().unwrap();
     let n = "2^21";
+    let reference_dump = dir.path().join("reference.bin");
     let reference = grundy()
-        .args(["run", "officers", "--to", n, "--threads", "2"])
+        .args([
+            "run",
+            "officers",
+            "--to",
+            n,
+            "--threads",
+            "2",
+            "--values-out",
+        ])
+        .arg(&reference_dump)
         .output()
         .unwrap();
     assert!(reference.status.success());
@@ -175,6 +254,8 @@ fn killed_runs_resume_to_the_same_checksum() {
         if path.exists() {
             args.push("--resume".into());
         }
+        args.push("--values-out".into());
+        args.push(dir.path().join("resumed.bin").display().to_string());
         let mut child = grundy()
             .args(&args)
             .stdout(Stdio::piped())
@@ -198,6 +279,8 @@ fn killed_runs_resume_to_the_same_checksum() {
         None => {
             let mut args = run_args(&path, n);
             args.push("--resume".into());
+            args.push("--values-out".into());
+            args.push(dir.path().join("resumed.bin").display().to_string());
             grundy().args(&args).output().unwrap()
         }
     };
@@ -208,6 +291,9 @@ fn killed_runs_resume_to_the_same_checksum() {
     );
     assert_eq!(checksum_line(&out.stdout), expected);
     assert!(String::from_utf8_lossy(&out.stdout).contains("all verified"));
+    // Every value, read back from memory and the values file, equals the reference's.
+    let resumed = std::fs::read(dir.path().join("resumed.bin")).unwrap();
+    assert!(resumed == std::fs::read(reference_dump).unwrap());
 }
 
 #[test]

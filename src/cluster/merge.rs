@@ -197,7 +197,7 @@ fn write_rollback(values: &Path, wrong: Wrong, path: &Path) -> Result<(), Cluste
         discarded: dump.values.len() as u64 - wrong.heap,
     }];
     checkpoint
-        .save(path, &history)
+        .save_new(path, &history)
         .map_err(|e| bad(e.to_string()))
 }
 

@@ -13,14 +13,13 @@ so resuming reproduces exactly what an uninterrupted run computes. A corrupt, tr
 foreign checkpoint is refused with the reason, and the files are left as they are.
 */
 
-use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
 use super::write_atomic;
 use crate::values::Value;
+use crate::values::history::ValueFile;
 
 const FORMAT: &str = "grundy-checkpoint-v1";
 
@@ -89,63 +88,56 @@ impl Checkpoint {
         }
     }
 
-    /// Saves with `history` as the values: appends `history[self.values..]` to the values file
-    /// (cutting any stale tail first), fsyncs, then replaces the JSON atomically.
+    /// Records `values` (durable: see [`ValueFile::sync`]) as the checkpoint's values and
+    /// replaces the JSON atomically.
     ///
     /// # Errors
     /// [`CheckpointError`] on any I/O failure; the previous checkpoint then still stands.
-    pub fn save(&mut self, path: &Path, history: &[Value]) -> Result<(), CheckpointError> {
+    pub fn save(&mut self, path: &Path, values: &ValueFile) -> Result<(), CheckpointError> {
+        let previous = (self.values, self.values_crc32);
+        self.values = values.len();
+        self.values_crc32 = values.crc32();
+        let result = serde_json::to_string(self)
+            .map_err(|e| CheckpointError::Io {
+                path: path.display().to_string(),
+                source: std::io::Error::other(e),
+            })
+            .and_then(|json| {
+                Ok(write_atomic(path, |w| {
+                    writeln!(w, "{json}\ncrc32={:08x}", crc32fast::hash(json.as_bytes()))
+                })?)
+            });
+        if result.is_err() {
+            (self.values, self.values_crc32) = previous;
+        }
+        result
+    }
+
+    /// Writes a new checkpoint whose values are `values` (replacing any values file there).
+    ///
+    /// # Errors
+    /// [`CheckpointError`] on any I/O failure.
+    pub fn save_new(&mut self, path: &Path, values: &[Value]) -> Result<(), CheckpointError> {
         let vpath = values_path(path);
         let io = |source| CheckpointError::Io {
             path: vpath.display().to_string(),
             source,
         };
-        let saved = (self.values as usize).min(history.len());
-        let mut file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&vpath)
-            .map_err(io)?;
-        file.set_len(2 * saved as u64).map_err(io)?;
-        file.seek(SeekFrom::End(0)).map_err(io)?;
-        let bytes: Vec<u8> = history[saved..]
-            .iter()
-            .flat_map(|v| v.to_le_bytes())
-            .collect();
-        file.write_all(&bytes).map_err(io)?;
-        file.sync_all().map_err(io)?;
-        // CRC-32 continues from the CRC of the kept prefix; recompute it if the prefix shrank.
-        let prefix_crc = if saved as u64 == self.values {
-            self.values_crc32
-        } else {
-            crc32fast::hash(
-                &history[..saved]
-                    .iter()
-                    .flat_map(|v| v.to_le_bytes())
-                    .collect::<Vec<u8>>(),
-            )
-        };
-        let mut crc = crc32fast::Hasher::new_with_initial(prefix_crc);
-        crc.update(&bytes);
-        let previous = (self.values, self.values_crc32);
-        self.values = history.len() as u64;
-        self.values_crc32 = crc.finalize();
-        let json = serde_json::to_string(self).map_err(|e| io(std::io::Error::other(e)))?;
-        let result = write_atomic(path, |w| {
-            writeln!(w, "{json}\ncrc32={:08x}", crc32fast::hash(json.as_bytes()))
-        });
-        if result.is_err() {
-            (self.values, self.values_crc32) = previous;
-        }
-        Ok(result?)
+        let mut file = ValueFile::create(&vpath).map_err(io)?;
+        file.append(values).map_err(io)?;
+        file.sync().map_err(io)?;
+        self.save(path, &file)
     }
 
-    /// Loads a checkpoint and its values, checking both CRCs and cutting a stale tail.
+    /// Loads a checkpoint and opens its values file, checking both CRCs and cutting a stale
+    /// tail; every saved value is shown to `visit(first_heap, values)` on the way, in order.
     ///
     /// # Errors
     /// [`CheckpointError::Refused`] with the reason if anything does not check out.
-    pub fn load(path: &Path) -> Result<(Checkpoint, Vec<Value>), CheckpointError> {
+    pub fn load(
+        path: &Path,
+        visit: &mut dyn FnMut(u64, &[Value]),
+    ) -> Result<(Checkpoint, ValueFile), CheckpointError> {
         let shown = path.display().to_string();
         let refuse = |reason: String| CheckpointError::Refused {
             path: shown.clone(),
@@ -171,49 +163,41 @@ impl Checkpoint {
                 checkpoint.format
             )));
         }
-        let vpath = values_path(path);
-        let mut file = File::open(&vpath)
-            .map_err(|e| refuse(format!("cannot open {}: {e}", vpath.display())))?;
-        let need = 2 * checkpoint.values;
-        let len = file.metadata().map_err(|e| refuse(e.to_string()))?.len();
-        if len < need {
-            return Err(refuse(format!(
-                "values file {} has {} values, the checkpoint needs {}",
-                vpath.display(),
-                len / 2,
-                checkpoint.values
-            )));
-        }
-        let mut bytes = vec![0u8; need as usize];
-        file.read_exact(&mut bytes)
-            .map_err(|e| refuse(e.to_string()))?;
-        if crc32fast::hash(&bytes) != checkpoint.values_crc32 {
-            return Err(refuse(format!(
-                "values file {} is corrupt (crc32 mismatch)",
-                vpath.display()
-            )));
-        }
-        let values = bytes
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
-        Ok((checkpoint, values))
+        let file = ValueFile::open_checked(
+            &values_path(path),
+            checkpoint.values,
+            checkpoint.values_crc32,
+            visit,
+        )
+        .map_err(refuse)?;
+        Ok((checkpoint, file))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+
+    fn load(path: &Path) -> Result<(Checkpoint, Vec<Value>), CheckpointError> {
+        let mut values = Vec::new();
+        let (c, _) = Checkpoint::load(path, &mut |_, chunk| values.extend_from_slice(chunk))?;
+        Ok((c, values))
+    }
 
     #[test]
     fn save_load_and_refuse_damage() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.ckpt");
+        let mut file = ValueFile::create(&values_path(&path)).unwrap();
         let mut c = Checkpoint::new(".6", "0x1ee");
-        c.save(&path, &[0, 0, 1, 2]).unwrap();
+        file.append(&[0, 0, 1, 2]).unwrap();
+        c.save(&path, &file).unwrap();
         c.verified_to = 7;
-        c.save(&path, &[0, 0, 1, 2, 0, 1, 2, 3]).unwrap();
-        let (loaded, values) = Checkpoint::load(&path).unwrap();
+        file.append(&[0, 1, 2, 3]).unwrap();
+        c.save(&path, &file).unwrap();
+        drop(file);
+        let (loaded, values) = load(&path).unwrap();
         assert_eq!((loaded, values), (c.clone(), vec![0, 0, 1, 2, 0, 1, 2, 3]));
         // A stale tail (killed between the append and the JSON) is ignored.
         std::fs::OpenOptions::new()
@@ -222,7 +206,7 @@ mod tests {
             .unwrap()
             .write_all(&[9, 9])
             .unwrap();
-        assert_eq!(Checkpoint::load(&path).unwrap().1.len(), 8);
+        assert_eq!(load(&path).unwrap().1.len(), 8);
         // Damage to either file is refused.
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(
@@ -230,23 +214,13 @@ mod tests {
             text.replace("\"verified_to\":7", "\"verified_to\":8"),
         )
         .unwrap();
-        assert!(
-            Checkpoint::load(&path)
-                .unwrap_err()
-                .to_string()
-                .contains("corrupt")
-        );
+        assert!(load(&path).unwrap_err().to_string().contains("corrupt"));
         std::fs::write(&path, &text).unwrap();
         let mut v = std::fs::read(values_path(&path)).unwrap();
         v[3] ^= 1;
         std::fs::write(values_path(&path), v).unwrap();
-        assert!(
-            Checkpoint::load(&path)
-                .unwrap_err()
-                .to_string()
-                .contains("crc32")
-        );
+        assert!(load(&path).unwrap_err().to_string().contains("crc32"));
         std::fs::write(&path, "{}\n").unwrap();
-        assert!(Checkpoint::load(&path).is_err());
+        assert!(load(&path).is_err());
     }
 }

@@ -23,8 +23,45 @@ use std::path::Path;
 
 use crate::game::Game;
 use crate::values::Value;
+use crate::values::history::Claims;
 
 const MAGIC: &[u8; 8] = b"GRUNDYV1";
+
+/// Writes `values` in the binary form of the module docs (starting at heap `start`), a chunk at
+/// a time: a long run's values need not fit in memory.
+///
+/// # Errors
+/// Any error of `out`.
+pub fn write_bin(
+    game: &Game,
+    start: u64,
+    exact: bool,
+    values: Claims,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let code = game.to_string();
+    let mut header = Vec::with_capacity(28 + code.len());
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&start.to_le_bytes());
+    header.extend_from_slice(&(values.len() as u64).to_le_bytes());
+    header.push(2);
+    header.push(u8::from(exact));
+    header.extend_from_slice(&(code.len() as u16).to_le_bytes());
+    header.extend_from_slice(code.as_bytes());
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header);
+    out.write_all(&header)?;
+    let mut result = Ok(());
+    values.for_each_chunk(0, values.len(), &mut |_, chunk| {
+        if result.is_ok() {
+            let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+            crc.update(&bytes);
+            result = out.write_all(&bytes);
+        }
+    });
+    result?;
+    out.write_all(&crc.finalize().to_le_bytes())
+}
 
 /// Output format for values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -79,20 +116,15 @@ impl ValuesDump {
 
     /// The binary form described in the module docs.
     pub fn to_bin(&self) -> Vec<u8> {
-        let code = self.game.to_string();
-        let mut b = Vec::with_capacity(32 + code.len() + 2 * self.values.len());
-        b.extend_from_slice(MAGIC);
-        b.extend_from_slice(&self.start.to_le_bytes());
-        b.extend_from_slice(&(self.values.len() as u64).to_le_bytes());
-        b.push(2);
-        b.push(u8::from(self.exact));
-        b.extend_from_slice(&(code.len() as u16).to_le_bytes());
-        b.extend_from_slice(code.as_bytes());
-        for v in &self.values {
-            b.extend_from_slice(&v.to_le_bytes());
-        }
-        let crc = crc32fast::hash(&b);
-        b.extend_from_slice(&crc.to_le_bytes());
+        let mut b = Vec::with_capacity(64 + 2 * self.values.len());
+        write_bin(
+            &self.game,
+            self.start,
+            self.exact,
+            Claims::from(&self.values),
+            &mut b,
+        )
+        .expect("writing to memory");
         b
     }
 

@@ -18,6 +18,7 @@ inside the data too.
 use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
+use crate::values::history::Claims;
 use crate::values::{Value, checksum};
 
 /// A proven period, with what was checked.
@@ -64,6 +65,23 @@ pub fn preperiod_in_data(g: &[Value], p: usize) -> usize {
         .rev()
         .find(|&n| g[n] != g[n + p])
         .map_or(0, |n| n + 1)
+}
+
+/// One past the last `n < end` with `g[n] != g[n + p]` (0 if none); `g` must hold `G(..end + p)`.
+/// Reads backwards a segment at a time, so values on disk cost one read per segment.
+pub fn preperiod_below<'a>(g: impl Into<Claims<'a>>, p: usize, end: usize) -> usize {
+    const SEGMENT: usize = 1 << 16;
+    let g = g.into();
+    let mut hi = end;
+    while hi > 0 {
+        let lo = hi.saturating_sub(SEGMENT);
+        let run = g.run(lo, hi + p);
+        if let Some(i) = (0..hi - lo).rev().find(|&i| run[i] != run[i + p]) {
+            return lo + i + 1;
+        }
+        hi = lo;
+    }
+    0
 }
 
 /// Decides candidate period `p` of `game` from exact values `g`, where the hash search saw the

@@ -9,7 +9,7 @@ appears (last rare position + largest take + 1), re-read at every saved heap.
 */
 
 use super::hash::RollingHash;
-use crate::values::Value;
+use crate::values::history::Claims;
 
 /// The window the rule reads when no new rare value appears: last rare position + largest
 /// take + 1 (the `W` of the module docs).
@@ -69,31 +69,41 @@ impl PeriodSearch {
     }
 
     /// Looks at the heaps of `g` not seen yet, with the rule's window `window` (used from the
-    /// next saved heap on), and stops at the first confirmed candidate.
-    pub fn feed(&mut self, g: &[Value], window: usize) -> Option<Candidate> {
+    /// next saved heap on), and stops at the first confirmed candidate. Reads `g` a segment at a
+    /// time, so values that a long run keeps on disk cost one read per segment.
+    pub fn feed<'a>(&mut self, g: impl Into<Claims<'a>>, window: usize) -> Option<Candidate> {
+        const SEGMENT: usize = 1 << 16;
+        let g = g.into();
         while self.next < g.len() {
-            let n = self.next;
-            self.next += 1;
-            if (n + 1).is_power_of_two() && n >= 63 {
-                let w = window.clamp(1, n.div_ceil(2));
-                self.hash = RollingHash::with_modulus(w, self.modulus);
-                self.hash.reset(&g[n + 1 - w..=n]);
-                self.saved = Some((n, self.hash.value()));
-                continue;
-            }
-            let Some((n0, h0)) = self.saved else { continue };
-            let w = self.hash.window();
-            self.hash.roll(g[n], g[n - w]);
-            if self.hash.value() == h0 {
-                if g[n0 + 1 - w..=n0] == g[n + 1 - w..=n] {
-                    self.candidates += 1;
-                    return Some(Candidate {
-                        n0,
-                        period: n - n0,
-                        window: w,
-                    });
+            // The segment holds every value read: G(n) and G(n - w) for both windows.
+            let lo = self.next.saturating_sub(window.max(self.hash.window()) + 1);
+            let end = (self.next + SEGMENT).min(g.len());
+            let run = g.run(lo, end);
+            let at = |i: usize| run[i - lo];
+            while self.next < end {
+                let n = self.next;
+                self.next += 1;
+                if (n + 1).is_power_of_two() && n >= 63 {
+                    let w = window.clamp(1, n.div_ceil(2));
+                    self.hash = RollingHash::with_modulus(w, self.modulus);
+                    self.hash.reset(&run[n + 1 - w - lo..=n - lo]);
+                    self.saved = Some((n, self.hash.value()));
+                    continue;
                 }
-                self.collisions += 1;
+                let Some((n0, h0)) = self.saved else { continue };
+                let w = self.hash.window();
+                self.hash.roll(at(n), at(n - w));
+                if self.hash.value() == h0 {
+                    if g.run(n0 + 1 - w, n0 + 1) == g.run(n + 1 - w, n + 1) {
+                        self.candidates += 1;
+                        return Some(Candidate {
+                            n0,
+                            period: n - n0,
+                            window: w,
+                        });
+                    }
+                    self.collisions += 1;
+                }
             }
         }
         None

@@ -21,6 +21,7 @@ re-chosen from the values seen so far at every power of two and whenever the rar
 it switches only to a space with strictly fewer rare values.
 */
 
+use super::history::Claims;
 use super::{MexMarks, SparseSpace, Value, ValueError, find_in_pairs, to_value};
 use crate::game::Game;
 
@@ -197,7 +198,7 @@ impl ExactGenerator {
     /// `G(n)`, given `G(0..n)`.
     fn next_value(&mut self, n: usize) -> Result<Value, ValueError> {
         let (v, pairs) = self.rule.value(
-            &self.values,
+            Claims::from(&self.values),
             n,
             &self.rare_pos,
             &self.rare_val,
@@ -251,7 +252,7 @@ impl Rule {
     /// Step 1: marks every option of heap `n` that can carry a common value.
     fn mark_common_options(
         &self,
-        g: &[Value],
+        g: Claims,
         n: usize,
         rare_pos: &[u32],
         rare_val: &[Value],
@@ -265,13 +266,20 @@ impl Rule {
         }
         for &j in &self.single {
             if n > j {
-                marks.mark(g[n - j]);
+                marks.mark(g.get(n - j));
             }
         }
         let first = usize::from(rare_pos.first() == Some(&0));
+        let (pos, val) = (&rare_pos[first..], &rare_val[first..]);
         for &j in &self.splits {
             if n >= j + 2 {
-                marks.mark_rare_splits(&g[..n], n - j, &rare_pos[first..], &rare_val[first..]);
+                let m = n - j;
+                // The splits read G(m - a) for the rare positions a < m: one run of values.
+                let usable = pos.partition_point(|&a| (a as usize) < m);
+                if usable > 0 {
+                    let lo = m - pos[usable - 1] as usize;
+                    marks.mark_rare_splits(&g.run(lo, m), lo, m, &pos[..usable], &val[..usable]);
+                }
             }
         }
     }
@@ -281,7 +289,7 @@ impl Rule {
     /// is free below the mark array's limit. A claim, for the verifier to check.
     pub fn speculate(
         &self,
-        g: &[Value],
+        g: Claims,
         n: usize,
         rare_pos: &[u32],
         rare_val: &[Value],
@@ -321,7 +329,7 @@ impl Rule {
     /// scanned. `scratch` must have been fitted to the largest value in `g`.
     pub fn value(
         &self,
-        g: &[Value],
+        g: Claims,
         n: usize,
         rare_pos: &[u32],
         rare_val: &[Value],
@@ -390,7 +398,7 @@ fn candidate_and_leftover(marks: &MexMarks, common: &[u64], leftover: &mut Vec<u
 /// none is left (leftover empty) or all splits are done (leftover keeps the uncovered ones, in
 /// increasing order). Returns the pairs scanned.
 pub(crate) fn prove(
-    g: &[Value],
+    g: Claims,
     n: usize,
     splits: &[usize],
     marks: &mut MexMarks,
@@ -421,7 +429,8 @@ pub(crate) fn prove(
             };
             let end = (a + chunk).min(half + 1);
             // Pairs (b, m - b) for b in a..end: a forward and a backward run of values.
-            let (low, high) = (&g[a..end], &g[m + 1 - end..=m - a]);
+            let (low, high) = (g.run(a, end), g.run(m + 1 - end, m + 1 - a));
+            let (low, high) = (&*low, &*high);
             if leftover.len() > 8 {
                 marks.mark_pairs(low, high);
                 leftover.retain(|&v| !marks.is_marked(u32::from(v)));

@@ -7,6 +7,7 @@ studied so far stay far below that, and a value that would not fit is an error, 
 */
 
 pub mod exact;
+pub mod history;
 pub mod marks;
 pub mod naive;
 pub mod space;
@@ -100,20 +101,32 @@ impl MexMarks {
         }
     }
 
-    /// Marks `val[i] ^ G(m - pos[i])` for every rare position `pos[i] < m`: the splits
-    /// `m = a + b` whose part `a` is rare. `pos` is increasing and starts at 1 or more;
-    /// `g` holds `G(0..len)` with `m <= len`.
+    /// Marks `r ^ G(m - a)` for every rare `(a, r)` (positions increasing, all in `1..m`): the
+    /// splits `m = a + b` whose part `a` is rare. `g[i]` is `G(offset + i)` and holds every heap
+    /// read.
     #[inline]
-    pub(crate) fn mark_rare_splits(&mut self, g: &[Value], m: usize, pos: &[u32], val: &[Value]) {
-        assert!(m <= g.len() && pos.first().is_none_or(|&a| a >= 1) && pos.len() == val.len());
-        let usable = pos.partition_point(|&a| (a as usize) < m);
+    pub(crate) fn mark_rare_splits(
+        &mut self,
+        g: &[Value],
+        offset: usize,
+        m: usize,
+        pos: &[u32],
+        val: &[Value],
+    ) {
+        assert!(pos.len() == val.len() && m <= offset + g.len());
+        let (Some(&first), Some(&last)) = (pos.first(), pos.last()) else {
+            return;
+        };
+        assert!(first >= 1 && (last as usize) < m && offset <= m - last as usize);
         let stamp = self.stamp;
         let marks = &mut *self.marks;
-        for (&a, &r) in pos[..usable].iter().zip(&val[..usable]) {
+        let top = m - offset;
+        for (&a, &r) in pos.iter().zip(val) {
             debug_assert!(a >= 1 && (a as usize) < m);
-            // SAFETY: 1 <= a < m <= g.len() (asserted above, `pos` increasing), so the index
-            // m - a lies in 1..g.len(). This is the innermost loop of the generator.
-            let x = unsafe { *g.get_unchecked(m - a as usize) };
+            // SAFETY: positions increase, so 1 <= first <= a <= last and
+            // offset <= m - last <= m - a <= m - 1 < offset + g.len() (asserted above): the index
+            // top - a lies in 0..g.len(). This is the innermost loop of the generator.
+            let x = unsafe { *g.get_unchecked(top - a as usize) };
             marks[(r ^ x) as usize] = stamp;
         }
     }

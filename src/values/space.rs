@@ -21,6 +21,7 @@ of the value histogram: the number of values with `popcount(v & m)` even is `(N 
 use std::fmt;
 use std::str::FromStr;
 
+use super::history::Claims;
 use crate::game::Game;
 
 /// A rare/common split: `mask` over value bits, optionally with heap parity.
@@ -55,18 +56,26 @@ impl SparseSpace {
 
     /// The space with the fewest rare values over `values` (heap `n` holds `values[n]`), with
     /// that count. Ties go to the value type, then to the smaller mask. `None` for no values.
-    pub fn best_for(values: &[u16], allow_position: bool) -> Option<(SparseSpace, usize)> {
-        let max = *values.iter().max()?;
-        let size = (u32::from(max) + 1).next_power_of_two().max(2) as usize;
-        let mut even = vec![0i64; size];
-        let mut odd = vec![0i64; size];
-        for (n, &v) in values.iter().enumerate() {
-            if n & 1 == 0 {
-                even[v as usize] += 1
-            } else {
-                odd[v as usize] += 1
+    pub fn best_for<'a>(
+        values: impl Into<Claims<'a>>,
+        allow_position: bool,
+    ) -> Option<(SparseSpace, usize)> {
+        let values = values.into();
+        let mut even = vec![0i64; 1 << 16];
+        let mut odd = vec![0i64; 1 << 16];
+        values.for_each_chunk(0, values.len(), &mut |at, chunk| {
+            for (n, &v) in (at..).zip(chunk) {
+                if n & 1 == 0 {
+                    even[v as usize] += 1
+                } else {
+                    odd[v as usize] += 1
+                }
             }
-        }
+        });
+        let max = (0..1 << 16).rev().find(|&v| even[v] + odd[v] > 0)?;
+        let size = (max + 1).next_power_of_two().max(2);
+        even.truncate(size);
+        odd.truncate(size);
         let n_even: i64 = even.iter().sum();
         let n_odd: i64 = odd.iter().sum();
         walsh_hadamard(&mut even);

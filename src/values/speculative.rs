@@ -34,6 +34,7 @@ verifier ([`super::verify`]) makes them facts.
 
 use crate::game::Game;
 
+use super::history::Claims;
 use super::marks::{self, Entry, MarkSet, Slot, byte, mark_groups, slot};
 use super::{SparseSpace, Value};
 
@@ -115,14 +116,15 @@ impl Speculative {
     /// # Errors
     /// [`SpecError`] if the space has no byte compression, if `history` is too short for every
     /// partner heap to be past the last rare position, or if a value in the window is too wide.
-    pub fn new(
+    pub fn new<'a>(
         game: &Game,
         space: SparseSpace,
         rares: &[(u64, Value)],
-        history: &[Value],
+        history: impl Into<Claims<'a>>,
         threads: usize,
         block: usize,
     ) -> Result<Speculative, SpecError> {
+        let history = history.into();
         let compression = Compression::new(space).ok_or(SpecError::NoCompression(space))?;
         let block = block.max(8).next_multiple_of(8);
         let need = first_safe_heap(game, rares.last().map_or(0, |r| r.0));
@@ -135,7 +137,7 @@ impl Speculative {
         let split = Entries::split(&entries, block);
         let from = history.len().saturating_sub(reach + 2 * block);
         let mut buf = Vec::with_capacity(reach + 4 * block + (1 << 16));
-        for (i, &v) in history.iter().enumerate().skip(from) {
+        for (i, &v) in (from..).zip(history.run(from, history.len()).iter()) {
             buf.push(slot(compression.compress(v).ok_or(SpecError::TooWide {
                 at: i as u64,
                 value: v,

@@ -16,6 +16,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::exact::{Rule, Scratch, prove};
+use super::history::Claims;
 use super::marks::{self, Entry, MarkSet, Slot, mark_groups, slot};
 use super::speculative::{Compression, first_safe_heap, marking_entries};
 use super::{SparseSpace, Value};
@@ -62,9 +63,10 @@ pub struct Verifier {
 
 impl Verifier {
     /// Prepares to check `claims` (`G(0..len)`): chooses a space from them and lists their rares.
-    pub fn new(game: &Game, claims: &[Value]) -> Verifier {
-        let sample = &claims[..claims.len().min(1 << 20)];
+    pub fn new<'a>(game: &Game, claims: impl Into<Claims<'a>>) -> Verifier {
+        let claims = claims.into();
         let allow = SparseSpace::position_type_allowed(game);
+        let sample = claims.upto(claims.len().min(1 << 20));
         let space = SparseSpace::best_for(sample, allow).map_or(SparseSpace::default(), |b| b.0);
         let mut verifier = Verifier {
             game: game.clone(),
@@ -79,17 +81,20 @@ impl Verifier {
     }
 
     /// Takes note of the claims not seen yet (rares and largest value) after more arrived.
-    pub fn extend(&mut self, claims: &[Value]) {
+    pub fn extend<'a>(&mut self, claims: impl Into<Claims<'a>>) {
+        let claims = claims.into();
         let space = self.rule.space();
         let from = self.seen.min(claims.len());
         self.seen = claims.len();
-        for (n, &v) in claims.iter().enumerate().skip(from) {
-            self.max = self.max.max(v);
-            if space.is_rare(n, v) {
-                self.rare_pos.push(n as u32);
-                self.rare_val.push(v);
+        claims.for_each_chunk(from, claims.len(), &mut |at, chunk| {
+            for (n, &v) in (at..).zip(chunk) {
+                self.max = self.max.max(v);
+                if space.is_rare(n, v) {
+                    self.rare_pos.push(n as u32);
+                    self.rare_val.push(v);
+                }
             }
-        }
+        });
     }
 
     /// Forgets claims from `len` on (after a rollback).
@@ -104,16 +109,22 @@ impl Verifier {
         self.rule.space()
     }
 
+    /// The largest claim noted so far.
+    pub fn max_claim(&self) -> Value {
+        self.max
+    }
+
     /// The exact `G(n)` from the claims before it; every claim before `n` must have been noted.
-    pub fn exact_value(&self, claims: &[Value], n: usize, scratch: &mut Scratch) -> u32 {
+    pub fn exact_value(&self, claims: Claims, n: usize, scratch: &mut Scratch) -> u32 {
         debug_assert!(self.seen >= n && self.rare_pos.windows(2).all(|w| w[0] < w[1]));
         self.rule
-            .value(&claims[..n], n, &self.rare_pos, &self.rare_val, scratch)
+            .value(claims.upto(n), n, &self.rare_pos, &self.rare_val, scratch)
             .0
     }
 
     /// Checks `claims[from..to]` in parallel (on the current rayon pool).
-    pub fn check(&self, claims: &[Value], from: u64, to: u64) -> Verdict {
+    pub fn check<'a>(&self, claims: impl Into<Claims<'a>>, from: u64, to: u64) -> Verdict {
+        let claims = claims.into();
         let started = std::time::Instant::now();
         let to = to.min(claims.len() as u64);
         let (from_u, to_u) = (from as usize, to as usize);
@@ -124,7 +135,7 @@ impl Verifier {
             .or_else(|| fast.and_then(|f| f.check(self, claims, to_u)));
         let first_wrong = wrong.map(|(n, exact)| Wrong {
             heap: n as u64,
-            claimed: claims[n],
+            claimed: claims.get(n),
             exact: exact.min(65535) as Value,
         });
         Verdict {
@@ -139,7 +150,7 @@ impl Verifier {
     }
 
     /// First wrong claim in `[from, to)` by the exact rule, heap by heap, in parallel.
-    fn check_generic(&self, claims: &[Value], from: usize, to: usize) -> Option<(usize, u32)> {
+    fn check_generic(&self, claims: Claims, from: usize, to: usize) -> Option<(usize, u32)> {
         let max = self.max;
         (from..to)
             .into_par_iter()
@@ -152,13 +163,13 @@ impl Verifier {
                 },
                 |scratch, n| (n, self.exact_value(claims, n, scratch)),
             )
-            .find_first(|&(n, exact)| exact != u32::from(claims[n]))
+            .find_first(|&(n, exact)| exact != u32::from(claims.get(n)))
     }
 
     /// The byte-compressed block path for a tail of `[from, to)`, where it is sound: a value-type
     /// space, no rare claim in `[from, to)`, every partner heap past the last rare, and every
     /// claim it reads below 512. `None` where it does not apply.
-    fn block_path(&self, claims: &[Value], from: usize, to: usize) -> Option<BlockPath> {
+    fn block_path(&self, claims: Claims, from: usize, to: usize) -> Option<BlockPath> {
         let compression = Compression::new(self.space())?;
         let below_to = self.rare_pos.partition_point(|&p| (p as usize) < to);
         let below_from = self.rare_pos.partition_point(|&p| (p as usize) < from);
@@ -177,7 +188,8 @@ impl Verifier {
             return None;
         }
         let base = start - reach;
-        let slots: Option<Vec<Slot>> = claims[base..to]
+        let slots: Option<Vec<Slot>> = claims
+            .run(base, to)
             .iter()
             .map(|&v| compression.compress(v).map(slot))
             .collect();
@@ -213,7 +225,7 @@ impl BlockPath {
     const BLOCK: usize = 128;
 
     /// First wrong claim in `[start, to)`, with its exact value.
-    fn check(&self, verifier: &Verifier, claims: &[Value], to: usize) -> Option<(usize, u32)> {
+    fn check(&self, verifier: &Verifier, claims: Claims, to: usize) -> Option<(usize, u32)> {
         let starts: Vec<usize> = (self.start..to).step_by(Self::BLOCK).collect();
         let max = verifier.max;
         starts
@@ -241,7 +253,7 @@ impl BlockPath {
     fn check_block(
         &self,
         verifier: &Verifier,
-        claims: &[Value],
+        claims: Claims,
         b0: usize,
         b1: usize,
         sets: &mut [MarkSet],
@@ -251,7 +263,7 @@ impl BlockPath {
         sets.fill(MarkSet::EMPTY);
         mark_groups(&self.slots, b0 - self.base, &self.entries, sets);
         for (n, set) in (b0..b1).zip(sets.iter()) {
-            let claim = claims[n];
+            let claim = claims.get(n);
             let candidate = set.first_free().map(|c| self.compression.expand_common(c));
             let proven = candidate == Some(claim) && {
                 let below = self.rare_values.partition_point(|&v| v < claim);
@@ -261,7 +273,7 @@ impl BlockPath {
                     .extend_from_slice(&self.rare_values[..below]);
                 scratch.marks.begin();
                 prove(
-                    &claims[..n],
+                    claims.upto(n),
                     n,
                     verifier.rule.splits(),
                     &mut scratch.marks,
