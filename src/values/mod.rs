@@ -168,25 +168,23 @@ pub(crate) fn find_in_pairs<const K: usize>(
     high: &[Value],
     wanted: &[Value; K],
 ) -> u32 {
-    let mut acc = [[0u16; 16]; K];
+    const { assert!(K <= 16, "one bit per wanted value in a u16 lane") };
+    // Lane i gathers bit k when some pair it saw matched wanted[k]: one 16-lane OR at the end
+    // (called once per compare chunk, so the reduction must be cheap too).
+    let mut acc = [0u16; 16];
     let mut lows = low.chunks_exact(16);
     let mut highs = high.rchunks_exact(16);
     for (l, h) in lows.by_ref().zip(highs.by_ref()) {
         let l: &[Value; 16] = l.try_into().expect("chunk of 16");
         let h: &[Value; 16] = h.try_into().expect("chunk of 16");
         let x: [Value; 16] = std::array::from_fn(|i| l[i] ^ h[15 - i]);
-        for (a, &w) in acc.iter_mut().zip(wanted) {
+        for (k, &w) in wanted.iter().enumerate() {
             for i in 0..16 {
-                a[i] |= u16::from(x[i] == w);
+                acc[i] |= u16::from(x[i] == w) << k;
             }
         }
     }
-    let mut found = 0u32;
-    for (k, a) in acc.iter().enumerate() {
-        if a.iter().fold(0, |s, &v| s | v) != 0 {
-            found |= 1 << k;
-        }
-    }
+    let mut found = u32::from(acc.iter().fold(0, |s, &v| s | v));
     for (x, y) in lows.remainder().iter().zip(highs.remainder().iter().rev()) {
         for (k, &w) in wanted.iter().enumerate() {
             if x ^ y == w {
@@ -224,4 +222,43 @@ pub fn exact_prefix(game: &Game, count: usize) -> Result<ExactGenerator, ValueEr
     generator.extend_with_progress(count, &mut |done| progress.set(done as u64))?;
     progress.finish();
     Ok(generator)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `find_in_pairs` against its definition, for every width it is called with and lengths
+    /// that leave remainders.
+    #[test]
+    fn find_in_pairs_matches_its_definition() {
+        let values: Vec<Value> = (0..300u32)
+            .map(|i| ((i * 2654435761) >> 26) as Value)
+            .collect();
+        let direct = |low: &[Value], high: &[Value], wanted: &[Value]| -> u32 {
+            let mut found = 0;
+            for (i, &x) in low.iter().enumerate() {
+                let y = high[high.len() - 1 - i];
+                for (k, &w) in wanted.iter().enumerate() {
+                    if x ^ y == w {
+                        found |= 1 << k;
+                    }
+                }
+            }
+            found
+        };
+        for len in [0, 1, 15, 16, 17, 40, 100] {
+            let (low, high) = (&values[3..3 + len], &values[150..150 + len]);
+            for start in 0..40u16 {
+                let w1 = [start];
+                let w2 = [start, start + 7];
+                let w4: [Value; 4] = std::array::from_fn(|k| start + 3 * k as Value);
+                let w8: [Value; 8] = std::array::from_fn(|k| start + 5 * k as Value);
+                assert_eq!(find_in_pairs(low, high, &w1), direct(low, high, &w1));
+                assert_eq!(find_in_pairs(low, high, &w2), direct(low, high, &w2));
+                assert_eq!(find_in_pairs(low, high, &w4), direct(low, high, &w4));
+                assert_eq!(find_in_pairs(low, high, &w8), direct(low, high, &w8));
+            }
+        }
+    }
 }
