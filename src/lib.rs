@@ -9,7 +9,7 @@ Modules, one job each:
 - [`sat`]: periods by SAT: exclusions, the one-hot encoding, witness checks.
 - [`io`]: atomic writes, rare tables, value dumps.
 - [`cluster`]: work split into Slurm job-array tasks, and their verdicts merged.
-- [`bench`]: side-by-side timing against the C baselines of `../shared/bench`.
+- [`mod@bench`]: side-by-side timing against the C baselines of `../shared/bench`.
 - [`plot`]: figures (SVG and PNG) from the files the other commands write.
 - [`run`]: long runs: speculate, verify, roll back, checkpoint.
 - [`progress`]: progress bars on a terminal, plain lines in a pipe.

@@ -3,11 +3,14 @@ Checkpoints of long runs.
 
 A checkpoint is two files:
 - `FILE`: a small JSON document (position, rare table, space, verified frontier, rollbacks,
-  statistics so far), followed by a line `crc32=XXXXXXXX` of the JSON bytes, written atomically;
-- `FILE.values`: every value `G(0..values)` as u16 little endian, append-only. The JSON records
-  how many values count and the CRC-32 of their bytes.
+  seconds so far), followed by a line `crc32=XXXXXXXX` of the JSON bytes, written atomically;
+- `FILE.values`: every value `G(0..values)` as u16 little endian, append-only (a
+  [`ValueFile`]). The JSON records how many values count and the CRC-32 of their bytes. A run
+  keeps its older values only there (see [`crate::values::history`]); statistics and the period
+  search are rebuilt from it on resume, in the same pass that checks its CRC.
 
-Saving appends the new values to `FILE.values`, fsyncs it, then replaces `FILE`. A run killed at
+Saving appends the new values to `FILE.values` and fsyncs it (the run does this first), then
+replaces `FILE`. A run killed at
 any moment leaves a `FILE` that matches a prefix of `FILE.values` (a longer tail is cut on resume),
 so resuming reproduces exactly what an uninterrupted run computes. A corrupt, truncated or
 foreign checkpoint is refused with the reason, and the files are left as they are.

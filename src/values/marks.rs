@@ -8,7 +8,7 @@ This module owns the two data types that make that fast, and the loop over them.
 * [`MarkSet`]: the marks of one heap as a 256-bit set (32 bytes). Its mex is a few word scans,
   and a fresh set is four zero words, where a byte row would need 256 bytes cleared and scanned.
 * [`Slot`]: a window value stored as `byte << 5`, the offset of that byte's one-hot set in
-  [`ONE_HOT`] (32 bytes per set). XOR commutes with the shift, so an entry's rare byte is XORed
+  `ONE_HOT` (32 bytes per set). XOR commutes with the shift, so an entry's rare byte is XORed
   in shifted form too, and the hot loop goes from a loaded value to the set it ORs in with one
   bit-field extract: no shift or mask per mark. Measured on the 2-core AMD EPYC VM (AVX2): 2.5 M
   heaps/s for the far marks of Officers against 2.2 M/s for byte rows marked with byte stores
