@@ -110,6 +110,7 @@ fn small_memory_runs_spill_to_disk_and_equal_exact() {
     let dir = tempfile::tempdir().unwrap();
     let n = 1 << 20;
     let truth = exact(&Game::officers(), n as usize);
+    let c_checksum = baseline_checksum("speculative", n);
     for (verify, speculate_from) in [(true, None), (true, Some(5000)), (false, None)] {
         let mut config = RunConfig::new(Game::officers(), n);
         config.threads = 2;

@@ -69,8 +69,14 @@ pub fn officers_reference_values() -> Vec<u16> {
 /// Runs `../shared/bench/run.sh KIND N` and returns its `checksum=`.
 pub fn baseline_checksum(kind: &str, n: u64) -> u64 {
     let script = shared_dir().join("bench/run.sh");
-    let base_dir =
-        std::env::temp_dir().join(format!("grundy-test-baselines-{}", std::process::id()));
+    // One directory per call: tests run in parallel threads of one process, and one call
+    // removing its directory must not pull another's build out from under it.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let base_dir = std::env::temp_dir().join(format!(
+        "grundy-test-baselines-{}-{call}",
+        std::process::id()
+    ));
     let out = std::process::Command::new("bash")
         .arg(&script)
         .arg(kind)
