@@ -144,8 +144,15 @@ pub enum RunError {
     },
     #[error("cannot start worker threads: {0}")]
     Threads(String),
-    #[error("values file {0}")]
-    Store(#[from] std::io::Error),
+    /// The values file (checkpoint or spill) could not be written; the message names it.
+    #[error("cannot store values: {0}")]
+    Store(String),
+}
+
+impl From<std::io::Error> for RunError {
+    fn from(e: std::io::Error) -> RunError {
+        RunError::Store(e.to_string())
+    }
 }
 
 /// Progress of a run, for display.

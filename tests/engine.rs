@@ -301,6 +301,22 @@ fn killed_runs_resume_to_the_same_checksum() {
 }
 
 #[test]
+fn an_unwritable_spill_directory_is_one_clear_error() {
+    let out = grundy()
+        .args(["run", "officers", "--to", "2^20", "--memory", "2^15"])
+        .args(["--spill-dir", "/nonexistent/spill"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("cannot store values: /nonexistent/spill"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn corrupt_or_foreign_checkpoints_are_refused_and_kept() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.ckpt");
