@@ -643,3 +643,54 @@ fn local_search_never_returns_a_residue_without_a_byte_mex() {
         }
     }
 }
+
+#[test]
+fn cadical_drat_proofs_pass_an_independent_checker() {
+    use std::path::Path;
+
+    use grundy::sat::solve::{
+        Answer, DRAT_CHECKER_VAR, SolverKind, check_drat_proof, solve_with_proof,
+    };
+    // dratify (PyPI, a DRAT checker written apart from any solver): `.ci/run` installs it and
+    // names encodings/check_drat.py in GRUNDY_DRAT_CHECKER.
+    let Ok(command) = std::env::var(DRAT_CHECKER_VAR) else {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must set {DRAT_CHECKER_VAR} (see .ci/run)"
+        );
+        eprintln!(
+            "skipped: set {DRAT_CHECKER_VAR}=\"python3 encodings/check_drat.py\" (pip install dratify)"
+        );
+        return;
+    };
+    // Officers, p = 3: excluded by the losing position 20 (3 divides 21), so UNSAT; CaDiCaL's
+    // proof is checked inside solve_with_proof.
+    let dir = tempfile::tempdir().unwrap();
+    let e = PeriodEncoding::new(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &officers_rares(),
+        3,
+    )
+    .unwrap();
+    let (answer, note) =
+        solve_with_proof(SolverKind::Cadical, &e.cnf, None, &dir.path().join("o3")).unwrap();
+    assert_eq!(answer, Answer::Unsat);
+    let note = note.expect("a certificate");
+    assert!(
+        note.checked_by
+            .as_deref()
+            .is_some_and(|c| c.starts_with("dratify")),
+        "{note:?}"
+    );
+    // Not a rubber stamp: an empty proof, or one without its last half, is refused.
+    let (cnf, proof) = (Path::new(&note.cnf), Path::new(&note.proof));
+    let text = std::fs::read_to_string(proof).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    std::fs::write(proof, lines[..lines.len() / 2].join("\n")).unwrap();
+    assert!(check_drat_proof(&command, cnf, proof).is_err());
+    std::fs::write(proof, "").unwrap();
+    assert!(check_drat_proof(&command, cnf, proof).is_err());
+    std::fs::write(proof, &text).unwrap();
+    assert!(check_drat_proof(&command, cnf, proof).is_ok());
+}

@@ -245,7 +245,8 @@ pub struct ProofNote {
 }
 
 /// Solves like [`solve`] and, on UNSAT, leaves a certificate at `stem.cnf` plus `stem.drat`
-/// (CaDiCaL, DRAT text) or `stem.varisat` (varisat's proof format, checked at once by
+/// (CaDiCaL, DRAT text, checked at once by the command in `GRUNDY_DRAT_CHECKER` when it is set:
+/// see [`check_drat_proof`]) or `stem.varisat` (varisat's proof format, checked at once by
 /// `varisat-checker`, a crate of its own). splr writes no proofs. Files of SAT and timed-out
 /// calls are removed.
 ///
@@ -296,6 +297,12 @@ pub fn solve_with_proof(
         cnf.write_dimacs(&["the CNF of the UNSAT proof beside this file".into()], w)
     })
     .map_err(|e| fail(e.to_string()))?;
+    let checked_by = match (format, std::env::var(DRAT_CHECKER_VAR)) {
+        ("drat", Ok(command)) if !command.trim().is_empty() => {
+            Some(check_drat_proof(&command, &cnf_path, &proof_path).map_err(fail)?)
+        }
+        _ => checked_by,
+    };
     Ok((
         answer,
         Some(ProofNote {
@@ -305,6 +312,41 @@ pub fn solve_with_proof(
             checked_by,
         }),
     ))
+}
+
+/// The environment variable naming an external DRAT checker (a command and its arguments,
+/// separated by spaces), such as `python3 encodings/check_drat.py` (dratify, from PyPI).
+pub const DRAT_CHECKER_VAR: &str = "GRUNDY_DRAT_CHECKER";
+
+/// Runs `command CNF PROOF`, a DRAT checker that exits 0 and prints its name on one line when it
+/// accepts the proof. Returns that line.
+///
+/// # Errors
+/// The checker's own line if it refuses the proof, or why it could not run.
+pub fn check_drat_proof(
+    command: &str,
+    cnf: &std::path::Path,
+    proof: &std::path::Path,
+) -> Result<String, String> {
+    let mut words = command.split_whitespace();
+    let program = words.next().ok_or("empty DRAT checker command")?;
+    let out = std::process::Command::new(program)
+        .args(words)
+        .arg(cnf)
+        .arg(proof)
+        .output()
+        .map_err(|e| format!("cannot run the DRAT checker {command:?}: {e}"))?;
+    let said = |bytes: &[u8]| String::from_utf8_lossy(bytes).trim().to_string();
+    if out.status.success() {
+        Ok(said(&out.stdout))
+    } else {
+        Err(format!(
+            "the UNSAT proof {} was refused: {}{}",
+            proof.display(),
+            said(&out.stdout),
+            said(&out.stderr)
+        ))
+    }
 }
 
 fn varisat_lits(clause: &[i32]) -> Vec<varisat::Lit> {

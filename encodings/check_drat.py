@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Checks a DRAT proof of unsatisfiability with dratify (PyPI), independently of the solver.
+
+Usage: check_drat.py CNF PROOF. Prints one line; exit 0 when the proof derives the empty clause
+and every step checks (RUP or RAT), 1 when it is refused, 2 on bad usage or a missing dratify.
+`grundy sat --proof-dir` runs it on every CaDiCaL UNSAT answer when GRUNDY_DRAT_CHECKER names it
+(for instance `GRUNDY_DRAT_CHECKER="python3 encodings/check_drat.py"`).
+"""
+import sys
+
+
+def main() -> int:
+    if len(sys.argv) != 3:
+        print("usage: check_drat.py CNF PROOF", file=sys.stderr)
+        return 2
+    try:
+        import dratify
+        from importlib.metadata import version
+    except ImportError:
+        print("dratify is not installed: pip install dratify", file=sys.stderr)
+        return 2
+    formula = dratify.parse_dimacs_file(sys.argv[1])
+    with open(sys.argv[2]) as proof:
+        result = dratify.check_proof(formula, proof.read())
+    engine = "native" if dratify.native_available() else "python"
+    if result.ok:
+        print(f"dratify {version('dratify')} ({engine})")
+        return 0
+    print(f"refused by dratify {version('dratify')}: {result.reason}")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
