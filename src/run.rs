@@ -246,7 +246,8 @@ impl Engine {
             let shown = path.display().to_string();
             if config.resume {
                 let mut stats = StatsBuilder::new();
-                let (c, file) = Checkpoint::load(path, &mut |at, chunk| stats.add(at, chunk))?;
+                let (mut c, mut file) =
+                    Checkpoint::load(path, &mut |at, chunk| stats.add(at, chunk))?;
                 if c.game != game.to_string() {
                     return Err(RunError::Foreign {
                         path: shown,
@@ -258,6 +259,20 @@ impl Engine {
                     path: shown.clone(),
                     reason,
                 })?;
+                if config.verify && c.verified_to < file.len() {
+                    // Claims saved by a --no-verify run: a verifying run may take them back,
+                    // and the values file holds only values never taken back. Drop them; they
+                    // are generated again, and verified.
+                    file.truncate(c.verified_to)?;
+                    c.rares.retain(|r| r.0 < c.verified_to);
+                    stats = StatsBuilder::new();
+                    let mut chunk = Vec::new();
+                    for at in (0..c.verified_to).step_by(1 << 20) {
+                        chunk.clear();
+                        file.read_into(at, (at + (1 << 20)).min(c.verified_to), &mut chunk);
+                        stats.add(at, &chunk);
+                    }
+                }
                 let history = History::from_file(file, head_cap(&config), keep(&config));
                 let engine = Engine::from_parts(
                     config,

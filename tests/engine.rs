@@ -297,6 +297,33 @@ fn killed_runs_resume_to_the_same_checksum() {
 }
 
 #[test]
+fn a_no_verify_checkpoint_resumes_verified() {
+    // Claims from an incomplete rare table, saved unverified, then resumed with verification
+    // (and little memory): the saved claims are dropped and regenerated, and every value ends
+    // exact.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ckpt");
+    let n = 1 << 17;
+    let mut config = RunConfig::new(Game::officers(), n / 2);
+    config.speculate_from = Some(5000);
+    config.verify = false;
+    config.checkpoint = Some(path.clone());
+    let (first, _) = run(config, &mut |_| {}).unwrap();
+    assert!(first.verified_to < first.values);
+    let mut config = RunConfig::new(Game::officers(), n);
+    config.checkpoint = Some(path);
+    config.resume = true;
+    config.memory = 1 << 14;
+    config.chunk = 1 << 13;
+    let (report, history) = run(config, &mut |_| {}).unwrap();
+    let truth = exact(&Game::officers(), n as usize);
+    assert_eq!(first_difference(&history.to_vec(), &truth), None);
+    assert_eq!(report.verified_to, n);
+    assert_eq!(report.stats.checksum, checksum(&truth));
+    assert!(report.rollbacks.iter().any(|r| r.new_rare));
+}
+
+#[test]
 fn an_unwritable_spill_directory_is_one_clear_error() {
     let out = grundy()
         .args(["run", "officers", "--to", "2^20", "--memory", "2^15"])

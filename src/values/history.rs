@@ -169,6 +169,30 @@ impl ValueFile {
         self.file.sync_data().map_err(|e| with_path(&self.path, e))
     }
 
+    /// Keeps only `G(0..len)` (`len <= self.len()`), re-reading them for the CRC.
+    ///
+    /// # Errors
+    /// Any I/O error, with the path.
+    pub fn truncate(&mut self, len: u64) -> io::Result<()> {
+        assert!(len <= self.len, "truncate past the end");
+        self.file
+            .set_len(2 * len)
+            .map_err(|e| with_path(&self.path, e))?;
+        let mut crc = crc32fast::Hasher::new();
+        let mut at = 0;
+        let mut buf = vec![0u8; 2 * READ_CHUNK];
+        while at < len {
+            let count = (len - at).min(READ_CHUNK as u64) as usize;
+            self.file
+                .read_exact_at(&mut buf[..2 * count], 2 * at)
+                .map_err(|e| with_path(&self.path, e))?;
+            crc.update(&buf[..2 * count]);
+            at += count as u64;
+        }
+        (self.len, self.crc) = (len, crc);
+        Ok(())
+    }
+
     /// Appends `G(from..to)` to `out`.
     ///
     /// # Panics
@@ -497,6 +521,17 @@ mod tests {
             ValueFile::open_checked(&path, 3, crc, &mut |_, c| seen.extend_from_slice(c)).unwrap();
         assert_eq!((seen, file.len()), (vec![1, 2, 3], 3));
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 6);
+        let mut two = ValueFile::create(&dir.path().join("w")).unwrap();
+        two.append(&[1, 2]).unwrap();
+        let mut file = file;
+        file.truncate(2).unwrap();
+        assert_eq!((file.len(), file.crc32()), (2, two.crc32()));
+        let err = ValueFile::open_checked(&path, 3, crc ^ 1, &mut |_, _| {}).unwrap_err();
+        assert!(err.contains("has 2 values"), "{err}");
+        let mut file = ValueFile::open_checked(&path, 2, two.crc32(), &mut |_, _| {}).unwrap();
+        file.append(&[3]).unwrap();
+        assert_eq!(file.crc32(), crc);
+        drop(file);
         let err = ValueFile::open_checked(&path, 3, crc ^ 1, &mut |_, _| {}).unwrap_err();
         assert!(err.contains("crc32"), "{err}");
         let err = ValueFile::open_checked(&path, 4, crc, &mut |_, _| {}).unwrap_err();
