@@ -263,15 +263,10 @@ impl Engine {
                     // Claims saved by a --no-verify run: a verifying run may take them back,
                     // and the values file holds only values never taken back. Drop them; they
                     // are generated again, and verified.
+                    // The statistics start again: the first round gathers them from the file.
                     file.truncate(c.verified_to)?;
                     c.rares.retain(|r| r.0 < c.verified_to);
                     stats = StatsBuilder::new();
-                    let mut chunk = Vec::new();
-                    for at in (0..c.verified_to).step_by(1 << 20) {
-                        chunk.clear();
-                        file.read_into(at, (at + (1 << 20)).min(c.verified_to), &mut chunk);
-                        stats.add(at, &chunk);
-                    }
                 }
                 let history = History::from_file(file, head_cap(&config), keep(&config));
                 let engine = Engine::from_parts(

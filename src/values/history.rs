@@ -23,7 +23,7 @@ memory when they lie there, and read from the file otherwise.
 
 use std::borrow::Cow;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom};
+use std::io;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
@@ -88,7 +88,7 @@ impl ValueFile {
         visit: &mut dyn FnMut(u64, &[Value]),
     ) -> Result<ValueFile, String> {
         let shown = path.display();
-        let mut file = File::options()
+        let file = File::options()
             .read(true)
             .write(true)
             .open(path)
@@ -100,25 +100,12 @@ impl ValueFile {
                 bytes / 2
             ));
         }
-        let mut hasher = crc32fast::Hasher::new();
-        let mut buf = vec![0u8; 2 * READ_CHUNK];
-        let mut values = Vec::with_capacity(READ_CHUNK);
-        let mut at = 0u64;
-        while at < len {
-            let count = (len - at).min(READ_CHUNK as u64) as usize;
-            file.read_exact(&mut buf[..2 * count])
-                .map_err(|e| format!("cannot read {shown}: {e}"))?;
-            hasher.update(&buf[..2 * count]);
-            values.clear();
-            values.extend(decode(&buf[..2 * count]));
-            visit(at, &values);
-            at += count as u64;
-        }
+        let hasher =
+            crc_of_prefix(&file, len, visit).map_err(|e| format!("cannot read {shown}: {e}"))?;
         if hasher.clone().finalize() != crc {
             return Err(format!("values file {shown} is corrupt (crc32 mismatch)"));
         }
         file.set_len(2 * len)
-            .and_then(|()| file.seek(SeekFrom::End(0)).map(|_| ()))
             .map_err(|e| format!("cannot cut the stale tail of {shown}: {e}"))?;
         Ok(ValueFile {
             file,
@@ -178,17 +165,8 @@ impl ValueFile {
         self.file
             .set_len(2 * len)
             .map_err(|e| with_path(&self.path, e))?;
-        let mut crc = crc32fast::Hasher::new();
-        let mut at = 0;
-        let mut buf = vec![0u8; 2 * READ_CHUNK];
-        while at < len {
-            let count = (len - at).min(READ_CHUNK as u64) as usize;
-            self.file
-                .read_exact_at(&mut buf[..2 * count], 2 * at)
-                .map_err(|e| with_path(&self.path, e))?;
-            crc.update(&buf[..2 * count]);
-            at += count as u64;
-        }
+        let crc =
+            crc_of_prefix(&self.file, len, &mut |_, _| {}).map_err(|e| with_path(&self.path, e))?;
         (self.len, self.crc) = (len, crc);
         Ok(())
     }
@@ -206,6 +184,29 @@ impl ValueFile {
         }
         out.extend(decode(&bytes));
     }
+}
+
+/// The CRC-32 of the first `len` values of `file`, reading them a chunk at a time and showing
+/// each chunk to `visit(first_heap, values)`.
+fn crc_of_prefix(
+    file: &File,
+    len: u64,
+    visit: &mut dyn FnMut(u64, &[Value]),
+) -> io::Result<crc32fast::Hasher> {
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 2 * READ_CHUNK];
+    let mut values = Vec::with_capacity(READ_CHUNK);
+    let mut at = 0u64;
+    while at < len {
+        let count = (len - at).min(READ_CHUNK as u64) as usize;
+        file.read_exact_at(&mut buf[..2 * count], 2 * at)?;
+        hasher.update(&buf[..2 * count]);
+        values.clear();
+        values.extend(decode(&buf[..2 * count]));
+        visit(at, &values);
+        at += count as u64;
+    }
+    Ok(hasher)
 }
 
 fn decode(bytes: &[u8]) -> impl Iterator<Item = Value> + '_ {
