@@ -23,7 +23,7 @@ use std::path::Path;
 
 use crate::game::Game;
 use crate::values::Value;
-use crate::values::history::Claims;
+use crate::values::history::{Claims, decode, encode};
 
 const MAGIC: &[u8; 8] = b"GRUNDYV1";
 
@@ -54,7 +54,7 @@ pub fn write_bin(
     let mut result = Ok(());
     values.for_each_chunk(0, values.len(), &mut |_, chunk| {
         if result.is_ok() {
-            let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
+            let bytes = encode(chunk);
             crc.update(&bytes);
             result = out.write_all(&bytes);
         }
@@ -173,10 +173,7 @@ impl ValuesDump {
         let code =
             std::str::from_utf8(&b[28..body]).map_err(|_| "game code is not text".to_string())?;
         let game: Game = code.parse().map_err(|e| format!("bad game code: {e}"))?;
-        let values = data[body..]
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect();
+        let values = decode(&data[body..]).collect();
         Ok(ValuesDump {
             game,
             start,

@@ -18,7 +18,7 @@ inside the data too.
 use serde::{Deserialize, Serialize};
 
 use crate::game::Game;
-use crate::values::history::Claims;
+use crate::values::history::{Claims, encode};
 use crate::values::{Value, checksum};
 
 /// A proven period, with what was checked.
@@ -105,7 +105,7 @@ pub fn decide(game: &Game, g: &[Value], p: usize, earliest: usize) -> Decision {
     let checked_to = 2 * preperiod + 2 * period + k;
     debug_assert!((preperiod + period..=checked_to).all(|n| g[n] == g[n - period]));
     let checked = &g[..=checked_to];
-    let bytes: Vec<u8> = checked.iter().flat_map(|v| v.to_le_bytes()).collect();
+    let bytes = encode(checked);
     Decision::Proven(Certificate {
         game: game.to_string(),
         period: period as u64,

@@ -139,7 +139,7 @@ impl ValueFile {
     /// # Errors
     /// Any I/O error, with the path.
     pub fn append(&mut self, values: &[Value]) -> io::Result<()> {
-        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let bytes = encode(values);
         self.file
             .write_all_at(&bytes, 2 * self.len)
             .map_err(|e| with_path(&self.path, e))?;
@@ -209,7 +209,13 @@ fn crc_of_prefix(
     Ok(hasher)
 }
 
-fn decode(bytes: &[u8]) -> impl Iterator<Item = Value> + '_ {
+/// Values as stored in every file of ours: u16 little endian.
+pub(crate) fn encode(values: &[Value]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// The inverse of [`encode`] (a trailing odd byte is ignored).
+pub(crate) fn decode(bytes: &[u8]) -> impl Iterator<Item = Value> + '_ {
     bytes
         .chunks_exact(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
