@@ -500,6 +500,7 @@ fn enumeration_finds_every_class_once_and_is_complete() {
             std::time::Duration::from_millis(50),
             seed,
             &|_| true,
+            &std::sync::atomic::AtomicBool::new(false),
         ) {
             assert!(
                 seen.contains(&canonical_rotation(&e.expand(&bytes))),
@@ -634,13 +635,33 @@ fn local_search_never_returns_a_residue_without_a_byte_mex() {
     let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, 17).unwrap();
     for seed in [17, 1, 2] {
         let budget = std::time::Duration::from_millis(1000);
-        if let Some(bytes) = grundy::sat::local::search(e.shifts(), budget, seed, &|_| true) {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        if let Some(bytes) = grundy::sat::local::search(e.shifts(), budget, seed, &|_| true, &stop)
+        {
             let pattern = e.expand(&bytes);
             assert!(
                 check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &pattern).is_ok(),
                 "seed {seed}: {pattern:?}"
             );
         }
+    }
+}
+
+#[test]
+fn local_search_finds_checked_officers_patterns_for_small_even_periods() {
+    // The tabu search finds these in well under a second each (p = 26 takes seconds to a
+    // minute, too long and too variable for a test); the witness check is the oracle.
+    let rares = officers_rares();
+    for p in [4, 6, 10, 14] {
+        let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+        let budget = std::time::Duration::from_secs(20);
+        let primitive = |s: &[u8]| grundy::sat::periods::minimal_period(s) == s.len();
+        let bytes = grundy::sat::local::search_parallel(e.shifts(), budget, 1, 2, &primitive)
+            .unwrap_or_else(|| panic!("no pattern of minimal period {p} in {budget:?}"));
+        let pattern = e.expand(&bytes);
+        assert_eq!(grundy::sat::periods::minimal_period(&pattern), p);
+        check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &pattern)
+            .unwrap_or_else(|err| panic!("p = {p}: {pattern:?}: {err}"));
     }
 }
 

@@ -52,6 +52,42 @@ pub struct PeriodEncoding {
     pub cnf: Cnf,
 }
 
+/// The compression of `space` and the option shifts of period `p`: `shifts[t]` holds the
+/// distinct compressed rare values (sorted) of the rule entries with offset `≡ t (mod p)`, so
+/// the options of residue `r` are `v ^ s[(r - t) mod p]` for `v` in `shifts[t]`.
+///
+/// # Errors
+/// [`EncodeError`] for `p = 0`, an empty table, or a space without byte compression.
+pub fn option_shifts(
+    game: &Game,
+    space: SparseSpace,
+    rares: &[(u64, Value)],
+    p: usize,
+) -> Result<(Compression, Vec<Vec<u8>>), EncodeError> {
+    if p == 0 {
+        return Err(EncodeError::ZeroPeriod);
+    }
+    if rares.is_empty() {
+        return Err(EncodeError::NoRares);
+    }
+    let compression = Compression::new(space).ok_or(EncodeError::NoCompression(space))?;
+    let entries = marking_entries(game, compression, rares).map_err(|e| match e {
+        crate::values::speculative::SpecError::TooWide { value, .. } => {
+            EncodeError::RareTooWide(value)
+        }
+        _ => EncodeError::NoCompression(space),
+    })?;
+    let mut shifts = vec![Vec::new(); p];
+    for (d, v) in entries {
+        shifts[d % p].push(v);
+    }
+    for s in &mut shifts {
+        s.sort_unstable();
+        s.dedup();
+    }
+    Ok((compression, shifts))
+}
+
 impl PeriodEncoding {
     /// Encodes period `p` of `game` under `space` and the rare table `rares`.
     ///
@@ -63,27 +99,7 @@ impl PeriodEncoding {
         rares: &[(u64, Value)],
         p: usize,
     ) -> Result<PeriodEncoding, EncodeError> {
-        if p == 0 {
-            return Err(EncodeError::ZeroPeriod);
-        }
-        if rares.is_empty() {
-            return Err(EncodeError::NoRares);
-        }
-        let compression = Compression::new(space).ok_or(EncodeError::NoCompression(space))?;
-        let entries = marking_entries(game, compression, rares).map_err(|e| match e {
-            crate::values::speculative::SpecError::TooWide { value, .. } => {
-                EncodeError::RareTooWide(value)
-            }
-            _ => EncodeError::NoCompression(space),
-        })?;
-        let mut shifts = vec![Vec::new(); p];
-        for (d, v) in entries {
-            shifts[d % p].push(v);
-        }
-        for s in &mut shifts {
-            s.sort_unstable();
-            s.dedup();
-        }
+        let (compression, shifts) = option_shifts(game, space, rares, p)?;
         let mut cnf = Cnf::default();
         let block = |cnf: &mut Cnf, n: usize| {
             let first = cnf.num_vars + 1;

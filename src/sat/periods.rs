@@ -20,11 +20,12 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::encode::{EncodeError, PeriodEncoding};
+use super::encode::{EncodeError, PeriodEncoding, option_shifts};
 use super::exclusions::excluded_by;
 use super::solve::{Answer, SolveError, SolverKind, solve};
 use super::witness::{WitnessError, check_pattern};
 use crate::game::Game;
+use crate::values::speculative::Compression;
 use crate::values::{SparseSpace, Value};
 
 /// Time the local search gets before the solver is called: a quarter of the timeout, at most
@@ -182,43 +183,38 @@ impl Problem {
             result.pattern_period = Some(minimal_period(&pattern) as u64);
             result.pattern = Some(pattern);
         } else {
-            let mut e = self.encode(pu)?;
-            (result.variables, result.clauses) = (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
-            let answer = match super::local::search(
-                e.shifts(),
-                self.local_search.unwrap_or(local_budget(timeout)),
-                p,
-                &|_| true,
-            ) {
+            // A pattern's bytes, or why there is none.
+            let answer: Result<Vec<u8>, Status> = match self.local(pu, p, timeout, &|_| true)? {
                 Some(bytes) => {
                     result.how = "local search".into();
-                    let mut model = vec![false; e.cnf.num_vars as usize + 1];
-                    for (r, &c) in bytes.iter().enumerate() {
-                        model[e.x(r, c as usize) as usize] = true;
-                    }
-                    Answer::Sat(model)
+                    Ok(bytes)
                 }
                 None => {
+                    let e = self.encode(pu)?;
+                    (result.variables, result.clauses) =
+                        (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
                     result.solver = Some(solver);
                     result.how = format!("solved{}", self.setup());
-                    self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result)?
+                    match self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result)? {
+                        Answer::Sat(model) => Ok(e.bytes(&model)),
+                        Answer::Unsat => Err(Status::Unsat),
+                        Answer::Timeout => Err(Status::Timeout),
+                    }
                 }
             };
             match answer {
-                Answer::Sat(model) => {
-                    let pattern = e.decode(&model);
+                Ok(bytes) => {
+                    let pattern = self.expand(&bytes)?;
                     self.check(solver, p, &pattern)?;
                     result.feasible = Status::Sat;
                     result.pattern_period = Some(minimal_period(&pattern) as u64);
                     result.pattern = Some(pattern);
                 }
-                Answer::Unsat => {
-                    result.feasible = Status::Unsat;
-                    result.primitive = Status::Unsat;
+                Err(status) => {
+                    result.feasible = status;
+                    result.primitive = status;
                 }
-                Answer::Timeout => {}
             }
-            e.cnf = Default::default(); // free the clauses before a second encoding
         }
         if result.feasible == Status::Sat {
             result.primitive = self.primitive(p, solver, timeout, &mut result)?;
@@ -239,21 +235,16 @@ impl Problem {
             return Ok(Status::Sat);
         }
         let pu = p as usize;
-        let mut e = self.encode(pu)?;
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
-        if let Some(bytes) = super::local::search(
-            e.shifts(),
-            self.local_search.unwrap_or(local_budget(timeout)),
-            p ^ 0x9e37,
-            &primitive,
-        ) {
-            let pattern = e.expand(&bytes);
+        if let Some(bytes) = self.local(pu, p ^ 0x9e37, timeout, &primitive)? {
+            let pattern = self.expand(&bytes)?;
             self.check(solver, p, &pattern)?;
             result.how += ", primitive by local search";
             result.pattern_period = Some(p);
             result.pattern = Some(pattern);
             return Ok(Status::Sat);
         }
+        let mut e = self.encode(pu)?;
         for q in primes_dividing(pu) {
             e.forbid_period(pu / q);
         }
@@ -291,6 +282,36 @@ impl Problem {
         } else {
             format!(" ({})", parts.join(", "))
         }
+    }
+
+    /// Local search ([`super::local`]) for a pattern of period `p` that `accept` takes, on as many
+    /// threads as the portfolio has copies, for the local budget.
+    fn local(
+        &self,
+        p: usize,
+        seed: u64,
+        timeout: Option<Duration>,
+        accept: &(dyn Fn(&[u8]) -> bool + Sync),
+    ) -> Result<Option<Vec<u8>>, EncodeError> {
+        let (_, shifts) = option_shifts(&self.game, self.space, &self.rares, p)?;
+        let budget = self.local_search.unwrap_or(local_budget(timeout));
+        Ok(super::local::search_parallel(
+            &shifts,
+            budget,
+            seed,
+            self.portfolio,
+            accept,
+        ))
+    }
+
+    /// True values of a byte pattern.
+    fn expand(&self, bytes: &[u8]) -> Result<Vec<Value>, EncodeError> {
+        let compression =
+            Compression::new(self.space).ok_or(EncodeError::NoCompression(self.space))?;
+        Ok(bytes
+            .iter()
+            .map(|&c| compression.expand_common(c))
+            .collect())
     }
 
     /// The encoding of period `p`, with the symmetry breaking asked for.
