@@ -164,12 +164,12 @@ pub fn search(
         // Candidate moves: every bad residue to its mex; keep the best non-tabu ones.
         moves.clear();
         let mut fewest = usize::MAX;
-        for r in 0..p {
+        for (r, tabu) in tabu_until.iter().enumerate() {
             let Some(m) = state.mex(r).filter(|&m| m != state.s[r]) else {
                 continue;
             };
             let after = state.bad_after(r, m);
-            if tabu_until[r][m as usize] > step && after >= best {
+            if tabu[m as usize] > step && after >= best {
                 continue;
             }
             if after < fewest {
