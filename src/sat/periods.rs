@@ -6,8 +6,9 @@ Order of work for one `p` (the cheap steps first):
 1. **Excluded** if `p` divides `l + 1` for a losing position `l` (both answers).
 2. **Lifted**: a feasible pattern of a proper divisor `d`, repeated `p / d` times, is a pattern of
    period `p`, so `feasible` is sat with no solver call.
-3. **Local search** ([`super::local`], up to a quarter of the timeout, at most 10 s): often
-   finds even periods at once; for `primitive` it accepts only patterns of minimal period `p`.
+3. **Local search** ([`super::local`], up to a quarter of the timeout, at most 10 s, on the
+   portfolio's threads, before anything is encoded): finds even periods at once, odd ones never
+   so far; for `primitive` it accepts only patterns of minimal period `p`.
 4. **Solved**: the encoding of [`super::encode`] goes to the chosen solver. Every model is decoded
    and checked by [`super::witness`] before it is reported; a model that fails is an error, never
    a result.
