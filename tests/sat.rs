@@ -684,18 +684,15 @@ fn cadical_drat_proofs_pass_an_independent_checker() {
         );
         return;
     };
-    // Officers, p = 3: excluded by the losing position 20 (3 divides 21), so UNSAT; CaDiCaL's
-    // proof is checked inside solve_with_proof.
+    // .56, p = 5: UNSAT, not by unit propagation alone (an empty proof is refused below), with a
+    // proof of about 2 MB that dratify checks in about 2 s. Officers' excluded periods are
+    // refuted by unit clauses, whose empty proof is correct and so proves nothing about the
+    // checker. CaDiCaL's proof is checked inside solve_with_proof.
     let dir = tempfile::tempdir().unwrap();
-    let e = PeriodEncoding::new(
-        &Game::officers(),
-        SparseSpace::OFFICERS,
-        &officers_rares(),
-        3,
-    )
-    .unwrap();
+    let problem = game_problem(".56");
+    let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, 5).unwrap();
     let (answer, note) =
-        solve_with_proof(SolverKind::Cadical, &e.cnf, None, &dir.path().join("o3")).unwrap();
+        solve_with_proof(SolverKind::Cadical, &e.cnf, None, &dir.path().join("c5")).unwrap();
     assert_eq!(answer, Answer::Unsat);
     let note = note.expect("a certificate");
     assert!(
@@ -704,11 +701,16 @@ fn cadical_drat_proofs_pass_an_independent_checker() {
             .is_some_and(|c| c.starts_with("dratify")),
         "{note:?}"
     );
-    // Not a rubber stamp: an empty proof, or one without its last half, is refused.
+    // Not a rubber stamp: an empty proof, or one cut before the second half of its lemmas (the
+    // lines that are not deletions: CaDiCaL ends with thousands of deletions), is refused.
     let (cnf, proof) = (Path::new(&note.cnf), Path::new(&note.proof));
     let text = std::fs::read_to_string(proof).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    std::fs::write(proof, lines[..lines.len() / 2].join("\n")).unwrap();
+    let lemmas: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].starts_with('d'))
+        .collect();
+    assert!(lemmas.len() > 10, "a proof of {} lemmas", lemmas.len());
+    std::fs::write(proof, lines[..lemmas[lemmas.len() / 2]].join("\n")).unwrap();
     assert!(check_drat_proof(&command, cnf, proof).is_err());
     std::fs::write(proof, "").unwrap();
     assert!(check_drat_proof(&command, cnf, proof).is_err());
