@@ -26,7 +26,6 @@ use super::exclusions::excluded_by;
 use super::solve::{Answer, SolveError, SolverKind, solve};
 use super::witness::{WitnessError, check_pattern};
 use crate::game::Game;
-use crate::values::speculative::Compression;
 use crate::values::{SparseSpace, Value};
 
 /// Time the local search gets before the solver is called: a quarter of the timeout, at most
@@ -184,11 +183,11 @@ impl Problem {
             result.pattern_period = Some(minimal_period(&pattern) as u64);
             result.pattern = Some(pattern);
         } else {
-            // A pattern's bytes, or why there is none.
-            let answer: Result<Vec<u8>, Status> = match self.local(pu, p, timeout, &|_| true)? {
-                Some(bytes) => {
+            // A pattern (true values), or why there is none.
+            let answer: Result<Vec<Value>, Status> = match self.local(pu, p, timeout, &|_| true)? {
+                Some(pattern) => {
                     result.how = "local search".into();
-                    Ok(bytes)
+                    Ok(pattern)
                 }
                 None => {
                     let e = self.encode(pu)?;
@@ -197,15 +196,14 @@ impl Problem {
                     result.solver = Some(solver);
                     result.how = format!("solved{}", self.setup());
                     match self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result)? {
-                        Answer::Sat(model) => Ok(e.bytes(&model)),
+                        Answer::Sat(model) => Ok(e.decode(&model)),
                         Answer::Unsat => Err(Status::Unsat),
                         Answer::Timeout => Err(Status::Timeout),
                     }
                 }
             };
             match answer {
-                Ok(bytes) => {
-                    let pattern = self.expand(&bytes)?;
+                Ok(pattern) => {
                     self.check(solver, p, &pattern)?;
                     result.feasible = Status::Sat;
                     result.pattern_period = Some(minimal_period(&pattern) as u64);
@@ -237,8 +235,7 @@ impl Problem {
         }
         let pu = p as usize;
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
-        if let Some(bytes) = self.local(pu, p ^ 0x9e37, timeout, &primitive)? {
-            let pattern = self.expand(&bytes)?;
+        if let Some(pattern) = self.local(pu, p ^ 0x9e37, timeout, &primitive)? {
             self.check(solver, p, &pattern)?;
             result.how += ", primitive by local search";
             result.pattern_period = Some(p);
@@ -285,34 +282,25 @@ impl Problem {
         }
     }
 
-    /// Local search ([`super::local`]) for a pattern of period `p` that `accept` takes, on as many
-    /// threads as the portfolio has copies, for the local budget.
+    /// Local search ([`super::local`]) for a pattern of period `p` whose bytes `accept` takes, on
+    /// as many threads as the portfolio has copies, for the local budget; the pattern found comes
+    /// back as true values.
     fn local(
         &self,
         p: usize,
         seed: u64,
         timeout: Option<Duration>,
         accept: &(dyn Fn(&[u8]) -> bool + Sync),
-    ) -> Result<Option<Vec<u8>>, EncodeError> {
-        let (_, shifts) = option_shifts(&self.game, self.space, &self.rares, p)?;
+    ) -> Result<Option<Vec<Value>>, EncodeError> {
+        let (compression, shifts) = option_shifts(&self.game, self.space, &self.rares, p)?;
         let budget = self.local_search.unwrap_or(local_budget(timeout));
-        Ok(super::local::search_parallel(
-            &shifts,
-            budget,
-            seed,
-            self.portfolio,
-            accept,
-        ))
-    }
-
-    /// True values of a byte pattern.
-    fn expand(&self, bytes: &[u8]) -> Result<Vec<Value>, EncodeError> {
-        let compression =
-            Compression::new(self.space).ok_or(EncodeError::NoCompression(self.space))?;
-        Ok(bytes
-            .iter()
-            .map(|&c| compression.expand_common(c))
-            .collect())
+        let found = super::local::search_parallel(&shifts, budget, seed, self.portfolio, accept);
+        Ok(found.map(|bytes| {
+            bytes
+                .iter()
+                .map(|&c| compression.expand_common(c))
+                .collect()
+        }))
     }
 
     /// The encoding of period `p`, with the symmetry breaking asked for.
