@@ -1,6 +1,8 @@
 //! CDCL probe: one CaDiCaL with a seed on the committed encoding of an Officers period, without
-//! local search: `cargo run --release --example cdcl_probe -- SEED TIMEOUT P`. (The `hit`-variable
-//! form it was first measured against is in git history, commit e8cae76.)
+//! local search: `cargo run --release --example cdcl_probe -- SEED TIMEOUT P`. Environment:
+//! `OPTS="elim=0,walkeffort=400"` CaDiCaL options, `PRESET=1` (sat) or `2` (unsat), `ROT=1`
+//! rotation breaking. (The `hit`-variable form it was first measured against is in git history,
+//! commit e8cae76.)
 use grundy::sat::encode::PeriodEncoding;
 use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
 use grundy::{ExactGenerator, Game};
@@ -14,23 +16,39 @@ fn main() {
     let mut g = ExactGenerator::new(&Game::officers());
     g.extend_to(1 << 16).unwrap();
     let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
-    let cnf = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p)
-        .unwrap()
-        .cnf;
-    let t = Instant::now();
+    let mut e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap();
+    if std::env::var("ROT").is_ok() {
+        e.break_rotation();
+    }
+    let opts = std::env::var("OPTS").unwrap_or_default();
+    let options: Vec<(&str, i32)> = opts
+        .split(',')
+        .filter(|o| !o.is_empty())
+        .map(|o| {
+            let (k, v) = o.split_once('=').unwrap();
+            (k, v.parse().unwrap())
+        })
+        .collect();
+    let preset = std::env::var("PRESET").map_or(0, |p| p.parse().unwrap());
     let run = CadicalRun {
         seed,
+        preset,
+        options: &options,
         ..Default::default()
     };
-    let what = match solve_cadical_with(&cnf, Some(timeout), &run).unwrap() {
-        Answer::Sat(_) => "sat",
+    let t = Instant::now();
+    let what = match solve_cadical_with(&e.cnf, Some(timeout), &run).unwrap() {
+        Answer::Sat(model) => {
+            println!("pattern {:?}", e.decode(&model));
+            "sat"
+        }
         Answer::Unsat => "unsat",
         Answer::Timeout => "timeout",
     };
     println!(
-        "p={p} seed={seed} vars {} clauses {} {what} {:.1}s",
-        cnf.num_vars,
-        cnf.num_clauses,
+        "p={p} seed={seed} {opts} preset {preset} vars {} clauses {} {what} {:.1}s",
+        e.cnf.num_vars,
+        e.cnf.num_clauses,
         t.elapsed().as_secs_f64()
     );
 }

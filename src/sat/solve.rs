@@ -79,6 +79,8 @@ pub struct CadicalRun<'a> {
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
     /// Write a DRAT proof (text) here; it certifies an UNSAT answer.
     pub proof: Option<&'a std::path::Path>,
+    /// CaDiCaL options set after the preset (name, value), for experiments.
+    pub options: &'a [(&'a str, i32)],
 }
 
 fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer> {
@@ -103,6 +105,9 @@ pub fn solve_cadical_with(
     }
     if run.seed != 0 {
         solver.set_option("seed", run.seed as i32)?;
+    }
+    for &(name, value) in run.options {
+        solver.set_option(name, value)?;
     }
     if let Some(path) = run.proof {
         // Before the first clause: the proof must see every clause added.
@@ -171,6 +176,7 @@ pub fn solve_portfolio(
                         preset: (i % 3) as u8,
                         stop: Some(stop),
                         proof: None,
+                        options: &[],
                     };
                     let answer = solve_cadical_with(cnf, timeout, &run);
                     if matches!(answer, Ok(Answer::Sat(_) | Answer::Unsat)) {
