@@ -13,7 +13,7 @@ change anything: with the set of bytes hit exactly once and the fixed sets `{a ^
 each residue's hit set after the move is three word operations away (see `Counts::bad_after`).
 That made the same walks 8 times faster (Officers p = 22 and 24, six seeds each) and is what
 brought p = 26 from one seed in five to every seed of ten within a minute. Counts are
-bit-sliced (see [`Counts`]), which halved the time again (same walks, 14 times the first form).
+bit-sliced (see `Counts`), which halved the time again (same walks, 14 times the first form).
 
 A residue is *bad* when its byte is not the mex of its options; a fixed point has none. Each step
 tries "set `r` to its mex" for every bad `r` and makes the move that leaves the fewest bad residues
