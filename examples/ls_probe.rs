@@ -24,6 +24,7 @@ fn main() {
             seed,
             threads,
             &accept,
+            &std::sync::atomic::AtomicBool::new(false),
         );
         let vals = r.map(|b| b.iter().map(|&c| comp.expand_common(c)).collect::<Vec<_>>());
         println!("p={p} {:.2}s {:?}", t.elapsed().as_secs_f64(), vals);

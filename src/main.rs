@@ -185,9 +185,12 @@ struct SatSolveArgs {
     /// Periods decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// Seconds of local search before each solver call [default: a quarter of --timeout, at most 10].
+    /// Seconds of local search beside each solver call (0: none) [default: --timeout].
     #[arg(long)]
     local: Option<f64>,
+    /// Threads of local search beside the solver, each with its own seed.
+    #[arg(long, default_value_t = 1)]
+    local_threads: usize,
     /// Enumerate every pattern of one period up to rotation (blocking clauses), written as JSON
     /// to --out [default: results/<game>/patterns-p<P>.json].
     #[arg(long)]
@@ -306,7 +309,7 @@ enum SlurmCommand {
         solver: grundy::sat::solve::SolverKind,
         #[arg(long, default_value_t = 300.0)]
         timeout: f64,
-        /// Seconds of local search before each solver call (see grundy sat --local).
+        /// Seconds of local search beside each solver call (see grundy sat --local).
         #[arg(long)]
         local_search: Option<f64>,
         /// Rotation symmetry breaking in every task (see grundy sat --break-rotation).
@@ -563,6 +566,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
             .local
             .filter(|s| *s >= 0.0 && s.is_finite())
             .map(std::time::Duration::from_secs_f64),
+        local_threads: args.local_threads.max(1),
         break_rotation: args.break_rotation,
         portfolio: args.portfolio.max(1),
         proof_dir: args.proof_dir.clone(),

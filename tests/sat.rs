@@ -265,6 +265,32 @@ fn statuses_up_to_12_are_rileys() {
 }
 
 #[test]
+fn local_search_beside_the_solver_answers_first_and_stops_it() {
+    // Officers p = 22: CaDiCaL alone takes about a minute on two cores, the tabu search a tenth
+    // of a second. Beside each other, local search answers and the solver is stopped at once (a
+    // solver left running would take a minute or more); the witness check is the oracle.
+    use grundy::sat::periods::{Status, minimal_period};
+    use grundy::sat::solve::SolverKind;
+    let problem = officers_problem();
+    let timeout = Some(std::time::Duration::from_secs(300));
+    let started = std::time::Instant::now();
+    let r = problem
+        .decide(22, SolverKind::Cadical, timeout, &|_| None)
+        .unwrap();
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(30),
+        "the solver was not stopped: {:?}",
+        started.elapsed()
+    );
+    assert_eq!((r.feasible, r.primitive), (Status::Sat, Status::Sat));
+    assert!(r.how.starts_with("local search"), "{}", r.how);
+    assert_eq!(r.solver, None, "local search decided, not the solver");
+    let s = r.pattern.unwrap();
+    assert_eq!(minimal_period(&s), 22);
+    check_pattern(&Game::officers(), SparseSpace::OFFICERS, &problem.rares, &s).unwrap();
+}
+
+#[test]
 fn results_merge_without_losing_decided_answers() {
     use grundy::sat::periods::{PeriodsFile, Status};
     let mut file = PeriodsFile::new(&officers_problem());
@@ -412,7 +438,7 @@ fn the_portfolio_agrees_with_single_solvers() {
         let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, p).unwrap();
         let alone = solve(SolverKind::Splr, &e.cnf, None).unwrap();
         let together =
-            solve_portfolio(&e.cnf, Some(std::time::Duration::from_secs(60)), 3).unwrap();
+            solve_portfolio(&e.cnf, Some(std::time::Duration::from_secs(60)), 3, None).unwrap();
         assert_eq!(
             matches!(alone, Answer::Sat(_)),
             matches!(together, Answer::Sat(_)),
@@ -649,15 +675,17 @@ fn local_search_never_returns_a_residue_without_a_byte_mex() {
 
 #[test]
 fn local_search_finds_checked_officers_patterns_for_small_even_periods() {
-    // The tabu search finds these in well under a second each (p = 26 takes seconds to a
-    // minute, too long and too variable for a test); the witness check is the oracle.
+    // The tabu search finds these in well under a second each (p = 19, 23 and 26 take seconds to
+    // a minute, too long and too variable for a test); the witness check is the oracle.
     let rares = officers_rares();
-    for p in [4, 6, 10, 14] {
+    for p in [4, 6, 10, 14, 22, 24] {
         let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
         let budget = std::time::Duration::from_secs(20);
         let primitive = |s: &[u8]| grundy::sat::periods::minimal_period(s) == s.len();
-        let bytes = grundy::sat::local::search_parallel(e.shifts(), budget, 1, 2, &primitive)
-            .unwrap_or_else(|| panic!("no pattern of minimal period {p} in {budget:?}"));
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let bytes =
+            grundy::sat::local::search_parallel(e.shifts(), budget, 1, 2, &primitive, &stop)
+                .unwrap_or_else(|| panic!("no pattern of minimal period {p} in {budget:?}"));
         let pattern = e.expand(&bytes);
         assert_eq!(grundy::sat::periods::minimal_period(&pattern), p);
         check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &pattern)

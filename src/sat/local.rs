@@ -251,19 +251,18 @@ pub fn search(
 }
 
 /// [`search`] on `threads` threads with seeds `seed`, `seed + 1`, ...: the first pattern found
-/// stops the others.
+/// raises `stop` and so ends the others (as does anyone else raising it).
 pub fn search_parallel(
     shifts: &[Vec<u8>],
     budget: Duration,
     seed: u64,
     threads: usize,
     accept: &(dyn Fn(&[u8]) -> bool + Sync),
+    stop: &AtomicBool,
 ) -> Option<Vec<u8>> {
-    let stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let runs: Vec<_> = (0..threads.max(1) as u64)
             .map(|i| {
-                let stop = &stop;
                 scope.spawn(move || {
                     let found = search(shifts, budget, seed.wrapping_add(i), accept, stop);
                     if found.is_some() {
@@ -380,7 +379,15 @@ mod tests {
             assert!(fixed.contains(&found), "{found:?}");
         }
         let accept = |s: &[u8]| s[0] > s[1];
-        let found = search_parallel(&shifts, Duration::from_secs(5), 1, 2, &accept).unwrap();
+        let found = search_parallel(
+            &shifts,
+            Duration::from_secs(5),
+            1,
+            2,
+            &accept,
+            &AtomicBool::new(false),
+        )
+        .unwrap();
         assert!(fixed.contains(&found) && accept(&found), "{found:?}");
     }
 

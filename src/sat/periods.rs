@@ -6,36 +6,30 @@ Order of work for one `p` (the cheap steps first):
 1. **Excluded** if `p` divides `l + 1` for a losing position `l` (both answers).
 2. **Lifted**: a feasible pattern of a proper divisor `d`, repeated `p / d` times, is a pattern of
    period `p`, so `feasible` is sat with no solver call.
-3. **Local search** ([`super::local`], up to a quarter of the timeout, at most 10 s, on the
-   portfolio's threads, before anything is encoded): finds even periods at once, odd ones never
-   so far; for `primitive` it accepts only patterns of minimal period `p`.
-4. **Solved**: the encoding of [`super::encode`] goes to the chosen solver. Every model is decoded
-   and checked by [`super::witness`] before it is reported; a model that fails is an error, never
-   a result.
+3. **Local search and solver side by side** (a race): tabu search ([`super::local`], on its own
+   threads, for the whole timeout unless told otherwise) while the encoding of [`super::encode`]
+   goes to the chosen solver; the first answer stops the other (CaDiCaL stops at once; splr and
+   varisat run to their end). Local search finds the even periods and some odd ones (Officers 19,
+   23) far sooner than CDCL, which finds others (17) sooner and alone can answer UNSAT. For
+   `primitive` the search accepts only patterns of minimal period `p`. Every pattern, from either
+   side, is checked by [`super::witness`] before it is reported; a model that fails is an error,
+   never a result, and so is a checked pattern the solver called UNSAT.
 5. **Primitive**: if the feasible pattern's minimal period is `p`, done; otherwise solve again with
    period `p / q` forbidden for every prime `q` dividing `p` (every smaller period of a period-`p`
    pattern divides one of those).
 */
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use super::encode::{EncodeError, PeriodEncoding, option_shifts};
 use super::exclusions::excluded_by;
-use super::solve::{Answer, SolveError, SolverKind, solve};
+use super::solve::{Answer, CadicalRun, SolveError, SolverKind, solve, solve_cadical_with};
 use super::witness::{WitnessError, check_pattern};
 use crate::game::Game;
 use crate::values::{SparseSpace, Value};
-
-/// Time the local search gets before the solver is called: a quarter of the timeout, at most
-/// [`LOCAL_BUDGET`].
-fn local_budget(timeout: Option<Duration>) -> Duration {
-    timeout.map_or(LOCAL_BUDGET, |t| (t / 4).min(LOCAL_BUDGET))
-}
-
-/// Longest local search before a solver call [default: 10 s].
-pub const LOCAL_BUDGET: Duration = Duration::from_secs(10);
 
 /// The answer to one question about one period.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -82,6 +76,8 @@ pub enum PeriodError {
     Encode(#[from] EncodeError),
     #[error(transparent)]
     Solve(#[from] SolveError),
+    #[error("local search found a checked pattern of period {p}, but the solver said UNSAT")]
+    Disagree { p: u64 },
     #[error("solver {solver} returned a model for p = {p} that fails the witness check: {error}")]
     BadModel {
         solver: &'static str,
@@ -96,9 +92,10 @@ pub struct Problem {
     pub space: SparseSpace,
     pub rares: Vec<(u64, Value)>,
     pub losing: Vec<u64>,
-    /// Local search time before each solver call (default: a quarter of the timeout, at most
-    /// [`LOCAL_BUDGET`]).
+    /// Local search time beside each solver call (default: the solver's timeout; zero: none).
     pub local_search: Option<Duration>,
+    /// Threads of local search beside the solver (each its own seed).
+    pub local_threads: usize,
     /// Add rotation symmetry breaking (`s[0]` is a minimum of the pattern) to every encoding.
     pub break_rotation: bool,
     /// CaDiCaL copies with different seeds per solver call (1: one solver, as `--solver` says).
@@ -130,6 +127,7 @@ impl Problem {
             rares: prefix.rares().map(|(p, v)| (p as u64, v)).collect(),
             losing: super::exclusions::losing_positions(prefix.values()),
             local_search: None,
+            local_threads: 1,
             break_rotation: false,
             portfolio: 1,
             proof_dir: None,
@@ -184,23 +182,23 @@ impl Problem {
             result.pattern = Some(pattern);
         } else {
             // A pattern (true values), or why there is none.
-            let answer: Result<Vec<Value>, Status> = match self.local(pu, p, timeout, &|_| true)? {
-                Some(pattern) => {
-                    result.how = "local search".into();
-                    Ok(pattern)
-                }
-                None => {
-                    let e = self.encode(pu)?;
-                    (result.variables, result.clauses) =
-                        (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
-                    result.solver = Some(solver);
-                    result.how = format!("solved{}", self.setup());
-                    match self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result)? {
-                        Answer::Sat(model) => Ok(e.decode(&model)),
-                        Answer::Unsat => Err(Status::Unsat),
-                        Answer::Timeout => Err(Status::Timeout),
-                    }
-                }
+            let (answer, by_local) = self.race(p, p, timeout, &|_| true, &mut |stop| {
+                let e = self.encode(pu)?;
+                (result.variables, result.clauses) =
+                    (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
+                let answer =
+                    self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result, stop)?;
+                Ok(match answer {
+                    Answer::Sat(model) => Ok(e.decode(&model)),
+                    Answer::Unsat => Err(Status::Unsat),
+                    Answer::Timeout => Err(Status::Timeout),
+                })
+            })?;
+            result.solver = (!by_local).then_some(solver);
+            result.how = if by_local {
+                "local search".into()
+            } else {
+                format!("solved{}", self.setup())
             };
             match answer {
                 Ok(pattern) => {
@@ -235,34 +233,37 @@ impl Problem {
         }
         let pu = p as usize;
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
-        if let Some(pattern) = self.local(pu, p ^ 0x9e37, timeout, &primitive)? {
-            self.check(solver, p, &pattern)?;
+        let mut solver_used = false;
+        let (answer, by_local) = self.race(p, p ^ 0x9e37, timeout, &primitive, &mut |stop| {
+            let mut e = self.encode(pu)?;
+            for q in primes_dividing(pu) {
+                e.forbid_period(pu / q);
+            }
+            result.variables = result.variables.max(e.cnf.num_vars as u64);
+            result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
+            let answer = self.solve(solver, &e.cnf, timeout, p, "primitive", result, stop)?;
+            solver_used = true;
+            Ok(match answer {
+                Answer::Sat(model) => Ok(e.decode(&model)),
+                Answer::Unsat => Err(Status::Unsat),
+                Answer::Timeout => Err(Status::Timeout),
+            })
+        })?;
+        if by_local {
             result.how += ", primitive by local search";
-            result.pattern_period = Some(p);
-            result.pattern = Some(pattern);
-            return Ok(Status::Sat);
+        } else if solver_used {
+            result.solver = Some(solver);
         }
-        let mut e = self.encode(pu)?;
-        for q in primes_dividing(pu) {
-            e.forbid_period(pu / q);
+        match answer {
+            Ok(pattern) => {
+                self.check(solver, p, &pattern)?;
+                debug_assert_eq!(minimal_period(&pattern), pu);
+                result.pattern_period = Some(minimal_period(&pattern) as u64);
+                result.pattern = Some(pattern);
+                Ok(Status::Sat)
+            }
+            Err(status) => Ok(status),
         }
-        result.solver = Some(solver);
-        result.variables = result.variables.max(e.cnf.num_vars as u64);
-        result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
-        Ok(
-            match self.solve(solver, &e.cnf, timeout, p, "primitive", result)? {
-                Answer::Sat(model) => {
-                    let pattern = e.decode(&model);
-                    self.check(solver, p, &pattern)?;
-                    debug_assert_eq!(minimal_period(&pattern), pu);
-                    result.pattern_period = Some(minimal_period(&pattern) as u64);
-                    result.pattern = Some(pattern);
-                    Status::Sat
-                }
-                Answer::Unsat => Status::Unsat,
-                Answer::Timeout => Status::Timeout,
-            },
-        )
     }
 
     /// What the solver calls ran with beyond the defaults, for `how`: "" or " (rotation broken,
@@ -282,25 +283,47 @@ impl Problem {
         }
     }
 
-    /// Local search ([`super::local`]) for a pattern of period `p` whose bytes `accept` takes, on
-    /// as many threads as the portfolio has copies, for the local budget; the pattern found comes
-    /// back as true values.
-    fn local(
+    /// Local search ([`super::local`]) for a pattern of period `p` whose bytes `accept` takes,
+    /// side by side with `solver_side` (which gets the stop flag to hand to its solver): the first
+    /// answer raises the flag and so ends the other. Returns the answer (a pattern in true values,
+    /// or the solver's status) and whether local search gave it. The local search runs for
+    /// `local_search` or else the timeout; a zero budget leaves the solver alone.
+    ///
+    /// # Errors
+    /// What the solver side returns, or [`PeriodError::Disagree`] for a pattern against UNSAT.
+    fn race(
         &self,
-        p: usize,
+        p: u64,
         seed: u64,
         timeout: Option<Duration>,
         accept: &(dyn Fn(&[u8]) -> bool + Sync),
-    ) -> Result<Option<Vec<Value>>, EncodeError> {
-        let (compression, shifts) = option_shifts(&self.game, self.space, &self.rares, p)?;
-        let budget = self.local_search.unwrap_or(local_budget(timeout));
-        let found = super::local::search_parallel(&shifts, budget, seed, self.portfolio, accept);
-        Ok(found.map(|bytes| {
-            bytes
-                .iter()
-                .map(|&c| compression.expand_common(c))
-                .collect()
-        }))
+        solver_side: &mut dyn FnMut(&AtomicBool) -> Result<Result<Vec<Value>, Status>, PeriodError>,
+    ) -> Result<(Result<Vec<Value>, Status>, bool), PeriodError> {
+        let (compression, shifts) = option_shifts(&self.game, self.space, &self.rares, p as usize)?;
+        let budget = self.local_search.or(timeout).unwrap_or(Duration::MAX);
+        let threads = self.local_threads;
+        let stop = AtomicBool::new(false);
+        let (found, solved) = std::thread::scope(|scope| {
+            let local = (!budget.is_zero()).then(|| {
+                let (shifts, stop) = (&shifts, &stop);
+                scope.spawn(move || {
+                    super::local::search_parallel(shifts, budget, seed, threads, accept, stop)
+                })
+            });
+            let solved = solver_side(&stop);
+            stop.store(true, Ordering::Relaxed);
+            let found = local.and_then(|run| run.join().expect("local search panicked"));
+            (found, solved)
+        });
+        let solved = solved?;
+        match found {
+            Some(_) if solved == Err(Status::Unsat) => Err(PeriodError::Disagree { p }),
+            Some(bytes) => {
+                let pattern = bytes.iter().map(|&c| compression.expand_common(c));
+                Ok((Ok(pattern.collect()), true))
+            }
+            None => Ok((solved, false)),
+        }
     }
 
     /// The encoding of period `p`, with the symmetry breaking asked for.
@@ -313,7 +336,9 @@ impl Problem {
     }
 
     /// One solver call: with a certificate when a proof folder is set, the portfolio when asked
-    /// for (CaDiCaL only), else `solver`. A certificate is noted in `result`.
+    /// for (CaDiCaL only), else `solver`. A certificate is noted in `result`. CaDiCaL (alone or
+    /// in a portfolio, without a proof) ends early when `stop` is raised, answering `Timeout`.
+    #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
         solver: SolverKind,
@@ -322,6 +347,7 @@ impl Problem {
         p: u64,
         question: &str,
         result: &mut PeriodResult,
+        stop: &AtomicBool,
     ) -> Result<Answer, SolveError> {
         if let Some(dir) = &self.proof_dir {
             let stem = dir.join(format!("{}-p{p}-{question}", self.game.slug()));
@@ -329,10 +355,21 @@ impl Problem {
             result.proofs.extend(note);
             return Ok(answer);
         }
-        if self.portfolio > 1 && solver == SolverKind::Cadical {
-            super::solve::solve_portfolio(cnf, timeout, self.portfolio)
-        } else {
-            solve(solver, cnf, timeout)
+        match solver {
+            SolverKind::Cadical if self.portfolio > 1 => {
+                super::solve::solve_portfolio(cnf, timeout, self.portfolio, Some(stop))
+            }
+            SolverKind::Cadical => {
+                let run = CadicalRun {
+                    stop: Some(stop),
+                    ..CadicalRun::default()
+                };
+                solve_cadical_with(cnf, timeout, &run).map_err(|e| SolveError {
+                    solver: solver.name(),
+                    reason: e.to_string(),
+                })
+            }
+            _ => solve(solver, cnf, timeout),
         }
     }
 

@@ -150,8 +150,9 @@ pub fn solve_cadical_with(
 }
 
 /// A portfolio: `copies` CaDiCaL runs on their own threads with different seeds and presets; the
-/// first definite answer stops the others. Two copies that disagree (SAT against UNSAT) are an
-/// error: one solver is wrong, and nothing is reported.
+/// first definite answer raises `stop` (its own flag if none is given), which ends the others.
+/// Two copies that disagree (SAT against UNSAT) are an error: one solver is wrong, and nothing is
+/// reported.
 ///
 /// # Errors
 /// [`SolveError`] if a copy fails or the copies disagree.
@@ -159,17 +160,18 @@ pub fn solve_portfolio(
     cnf: &Cnf,
     timeout: Option<Duration>,
     copies: usize,
+    stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Answer, SolveError> {
     use std::sync::atomic::{AtomicBool, Ordering};
     let fail = |reason: String| SolveError {
         solver: "cadical portfolio",
         reason,
     };
-    let stop = AtomicBool::new(false);
+    let own_stop = AtomicBool::new(false);
+    let stop = stop.unwrap_or(&own_stop);
     let answers: Vec<anyhow::Result<Answer>> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..copies.max(1))
             .map(|i| {
-                let stop = &stop;
                 scope.spawn(move || {
                     let run = CadicalRun {
                         seed: i as u32,
