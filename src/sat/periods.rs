@@ -86,6 +86,9 @@ pub enum PeriodError {
     },
 }
 
+/// One question's answer: a pattern (true values), or the status saying why there is none.
+type Found = Result<Vec<Value>, Status>;
+
 /// The fixed data of the question: game, space, rare table, losing positions.
 pub struct Problem {
     pub game: Game,
@@ -181,7 +184,6 @@ impl Problem {
             result.pattern_period = Some(minimal_period(&pattern) as u64);
             result.pattern = Some(pattern);
         } else {
-            // A pattern (true values), or why there is none.
             let (answer, by_local) = self.race(p, p, timeout, &|_| true, &mut |stop| {
                 let e = self.encode(pu)?;
                 (result.variables, result.clauses) =
@@ -297,8 +299,8 @@ impl Problem {
         seed: u64,
         timeout: Option<Duration>,
         accept: &(dyn Fn(&[u8]) -> bool + Sync),
-        solver_side: &mut dyn FnMut(&AtomicBool) -> Result<Result<Vec<Value>, Status>, PeriodError>,
-    ) -> Result<(Result<Vec<Value>, Status>, bool), PeriodError> {
+        solver_side: &mut dyn FnMut(&AtomicBool) -> Result<Found, PeriodError>,
+    ) -> Result<(Found, bool), PeriodError> {
         let (compression, shifts) = option_shifts(&self.game, self.space, &self.rares, p as usize)?;
         let budget = self.local_search.or(timeout).unwrap_or(Duration::MAX);
         let threads = self.local_threads;
