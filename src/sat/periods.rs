@@ -185,6 +185,9 @@ impl Problem {
             result.pattern = Some(pattern);
         } else {
             let (answer, by_local) = self.race(p, p, timeout, &|_| true, &mut |stop| {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(Err(Status::Timeout));
+                }
                 let e = self.encode(pu)?;
                 (result.variables, result.clauses) =
                     (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
@@ -237,6 +240,9 @@ impl Problem {
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
         let mut solver_used = false;
         let (answer, by_local) = self.race(p, p ^ 0x9e37, timeout, &primitive, &mut |stop| {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(Err(Status::Timeout));
+            }
             let mut e = self.encode(pu)?;
             for q in primes_dividing(pu) {
                 e.forbid_period(pu / q);

@@ -113,20 +113,25 @@ pub fn solve_cadical_with(
         // Before the first clause: the proof must see every clause added.
         solver.trace_proof(path, ProofFormat::Drat { binary: false })?;
     }
-    for clause in cnf.clauses() {
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let stop = run.stop;
+    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    for (i, clause) in cnf.clauses().enumerate() {
+        // Loading millions of clauses takes seconds, and the terminator below is only asked once
+        // the search runs: look at the flag on the way.
+        if i % (1 << 16) == 0 && stopped() {
+            return Ok(Answer::Timeout);
+        }
         let clause: Clause = clause
             .iter()
             .map(|&l| Lit::from_ipasir(l))
             .collect::<Result<_, _>>()?;
         solver.add_clause(clause)?;
     }
-    let deadline = timeout.map(|t| Instant::now() + t);
-    let stop = run.stop;
     if deadline.is_some() || stop.is_some() {
         solver.attach_terminator(move || {
             let late = deadline.is_some_and(|d| Instant::now() >= d);
-            let stopped = stop.is_some_and(|s| s.load(Ordering::Relaxed));
-            if late || stopped {
+            if late || stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
                 ControlSignal::Terminate
             } else {
                 ControlSignal::Continue
