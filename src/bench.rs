@@ -383,7 +383,7 @@ impl SatBench {
 
     pub fn render_text(&self) -> String {
         let mut text = format!(
-            "periods from scratch, {} with local search first, timeout {} s, {} at once:\n",
+            "periods from scratch, {} beside a tabu search (one thread each), timeout {} s, {} at once:\n",
             self.solver, self.timeout_seconds, self.jobs
         );
         for r in &self.rows {

@@ -315,7 +315,8 @@ enum SlurmCommand {
         /// Rotation symmetry breaking in every task (see grundy sat --break-rotation).
         #[arg(long)]
         break_rotation: bool,
-        /// CaDiCaL copies per task (see grundy sat --portfolio); give as many --cpus-per-task.
+        /// CaDiCaL copies per task (see grundy sat --portfolio); give one more --cpus-per-task,
+        /// for the local search beside them.
         #[arg(long, default_value_t = 1)]
         portfolio: usize,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
