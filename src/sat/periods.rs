@@ -185,19 +185,7 @@ impl Problem {
             result.pattern = Some(pattern);
         } else {
             let (answer, by_local) = self.race(p, p, timeout, &|_| true, &mut |stop| {
-                if stop.load(Ordering::Relaxed) {
-                    return Ok(Err(Status::Timeout));
-                }
-                let e = self.encode(pu)?;
-                (result.variables, result.clauses) =
-                    (e.cnf.num_vars as u64, e.cnf.num_clauses as u64);
-                let answer =
-                    self.solve(solver, &e.cnf, timeout, p, "feasible", &mut result, stop)?;
-                Ok(match answer {
-                    Answer::Sat(model) => Ok(e.decode(&model)),
-                    Answer::Unsat => Err(Status::Unsat),
-                    Answer::Timeout => Err(Status::Timeout),
-                })
+                self.solver_side(p, solver, timeout, false, &mut result, stop)
             })?;
             result.solver = (!by_local).then_some(solver);
             result.how = if by_local {
@@ -236,36 +224,19 @@ impl Problem {
         if result.pattern_period == Some(p) {
             return Ok(Status::Sat);
         }
-        let pu = p as usize;
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
-        let mut solver_used = false;
         let (answer, by_local) = self.race(p, p ^ 0x9e37, timeout, &primitive, &mut |stop| {
-            if stop.load(Ordering::Relaxed) {
-                return Ok(Err(Status::Timeout));
-            }
-            let mut e = self.encode(pu)?;
-            for q in primes_dividing(pu) {
-                e.forbid_period(pu / q);
-            }
-            result.variables = result.variables.max(e.cnf.num_vars as u64);
-            result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
-            let answer = self.solve(solver, &e.cnf, timeout, p, "primitive", result, stop)?;
-            solver_used = true;
-            Ok(match answer {
-                Answer::Sat(model) => Ok(e.decode(&model)),
-                Answer::Unsat => Err(Status::Unsat),
-                Answer::Timeout => Err(Status::Timeout),
-            })
+            self.solver_side(p, solver, timeout, true, result, stop)
         })?;
         if by_local {
             result.how += ", primitive by local search";
-        } else if solver_used {
+        } else {
             result.solver = Some(solver);
         }
         match answer {
             Ok(pattern) => {
                 self.check(solver, p, &pattern)?;
-                debug_assert_eq!(minimal_period(&pattern), pu);
+                debug_assert_eq!(minimal_period(&pattern) as u64, p);
                 result.pattern_period = Some(minimal_period(&pattern) as u64);
                 result.pattern = Some(pattern);
                 Ok(Status::Sat)
@@ -332,6 +303,40 @@ impl Problem {
             }
             None => Ok((solved, false)),
         }
+    }
+
+    /// The solver's side of a race: encode `p` (with every smaller period forbidden for the
+    /// `primitive` question), solve, decode; its size goes into `result`. Nothing is encoded
+    /// once `stop` is up.
+    fn solver_side(
+        &self,
+        p: u64,
+        solver: SolverKind,
+        timeout: Option<Duration>,
+        primitive: bool,
+        result: &mut PeriodResult,
+        stop: &AtomicBool,
+    ) -> Result<Found, PeriodError> {
+        if stop.load(Ordering::Relaxed) {
+            return Ok(Err(Status::Timeout));
+        }
+        let pu = p as usize;
+        let mut e = self.encode(pu)?;
+        if primitive {
+            for q in primes_dividing(pu) {
+                e.forbid_period(pu / q);
+            }
+        }
+        result.variables = result.variables.max(e.cnf.num_vars as u64);
+        result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
+        let question = if primitive { "primitive" } else { "feasible" };
+        Ok(
+            match self.solve(solver, &e.cnf, timeout, p, question, result, stop)? {
+                Answer::Sat(model) => Ok(e.decode(&model)),
+                Answer::Unsat => Err(Status::Unsat),
+                Answer::Timeout => Err(Status::Timeout),
+            },
+        )
     }
 
     /// The encoding of period `p`, with the symmetry breaking asked for.
