@@ -230,13 +230,23 @@ fn the_three_solvers_agree_on_small_periods() {
 
 #[test]
 fn statuses_up_to_12_are_rileys() {
+    // Twice: as it runs by default (local search beside the solver), and with the solver alone.
+    for local_search in [None, Some(std::time::Duration::ZERO)] {
+        let problem = grundy::sat::periods::Problem {
+            local_search,
+            ..officers_problem()
+        };
+        statuses_up_to_12_equal_rileys(&problem);
+    }
+}
+
+fn statuses_up_to_12_equal_rileys(problem: &grundy::sat::periods::Problem) {
     use grundy::sat::periods::{PeriodsFile, Status, decide_all, minimal_period};
     use grundy::sat::solve::SolverKind;
-    let problem = officers_problem();
-    let file = PeriodsFile::new(&problem);
+    let file = PeriodsFile::new(problem);
     let timeout = Some(std::time::Duration::from_secs(120));
     let results = decide_all(
-        &problem,
+        problem,
         1..=12,
         SolverKind::Cadical,
         timeout,
@@ -246,6 +256,9 @@ fn statuses_up_to_12_are_rileys() {
     )
     .unwrap();
     for ((p, published), r) in riley().into_iter().take(12).zip(&results) {
+        if problem.local_search == Some(std::time::Duration::ZERO) {
+            assert!(!r.how.contains("local search"), "p={p}: {}", r.how);
+        }
         assert_eq!(r.p, p as u64);
         let expected = if published.is_some() {
             Status::Sat
