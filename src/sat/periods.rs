@@ -246,7 +246,7 @@ impl Problem {
     }
 
     /// What the solver calls ran with beyond the defaults, for `how`: "" or " (rotation broken,
-    /// portfolio of 4)".
+    /// portfolio of 4, beside local search on 1 thread)".
     fn setup(&self) -> String {
         let mut parts = Vec::new();
         if self.break_rotation {
@@ -254,6 +254,11 @@ impl Problem {
         }
         if self.portfolio > 1 {
             parts.push(format!("portfolio of {}", self.portfolio));
+        }
+        if self.local_search != Some(Duration::ZERO) {
+            let threads = self.local_threads;
+            let plural = if threads == 1 { "" } else { "s" };
+            parts.push(format!("beside local search on {threads} thread{plural}"));
         }
         if parts.is_empty() {
             String::new()
