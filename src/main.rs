@@ -312,11 +312,14 @@ enum SlurmCommand {
         /// Seconds of local search beside each solver call (see grundy sat --local).
         #[arg(long)]
         local_search: Option<f64>,
+        /// Threads of local search per task (see grundy sat --local-threads).
+        #[arg(long, default_value_t = 1)]
+        local_threads: usize,
         /// Rotation symmetry breaking in every task (see grundy sat --break-rotation).
         #[arg(long)]
         break_rotation: bool,
-        /// CaDiCaL copies per task (see grundy sat --portfolio); give one more --cpus-per-task,
-        /// for the local search beside them.
+        /// CaDiCaL copies per task (see grundy sat --portfolio); give --cpus-per-task for these
+        /// and the local search threads together.
         #[arg(long, default_value_t = 1)]
         portfolio: usize,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
@@ -1063,6 +1066,7 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             solver,
             timeout,
             local_search,
+            local_threads,
             values,
             break_rotation,
             portfolio,
@@ -1083,6 +1087,9 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             ];
             if let Some(l) = local_search {
                 args.extend(["--local".to_string(), l.to_string()]);
+            }
+            if local_threads > 1 {
+                args.extend(["--local-threads".to_string(), local_threads.to_string()]);
             }
             if break_rotation {
                 args.push("--break-rotation".into());

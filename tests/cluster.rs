@@ -219,10 +219,14 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
         "4..7",
         "--timeout",
         "60",
+        "--local-threads",
+        "2",
         "--work",
         s(&work),
         "--run-here",
     ]);
+    let manifest = std::fs::read_to_string(work.join("manifest.json")).unwrap();
+    assert!(manifest.contains("--local-threads"), "{manifest}");
     let out = dir.path().join("merged.json");
     std::fs::copy(&local, &out).unwrap();
     ok(&["merge", s(&work), "--out", s(&out)]);
