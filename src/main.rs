@@ -405,7 +405,8 @@ enum BenchKind {
         solver: grundy::sat::solve::SolverKind,
         #[arg(long, default_value_t = 60.0)]
         timeout: f64,
-        #[arg(long, default_value_t = 2)]
+        /// Periods decided at once; each takes two threads (local search beside the solver).
+        #[arg(long, default_value_t = 1)]
         jobs: usize,
         #[arg(
             long,
