@@ -8,12 +8,12 @@ State: a byte pattern `s` (compressed values, as in [`super::encode`]) and, per 
 count of (shift, value) pairs that make each byte an option of `r` (`v ^ s[(r - t) mod p]` for every
 shift `t` and every byte `v` of `R_t`), with the set of hit bytes kept beside the counts so that the
 mex is four word scans. Changing one residue updates the counts of every residue it reaches (one
-mask added and one taken per residue). Judging a candidate move does not
-change anything: with the set of bytes hit exactly once and the fixed sets `{a ^ v : v in R_t}`,
-each residue's hit set after the move is three word operations away (see `Counts::bad_after`).
-That made the same walks 8 times faster (Officers p = 22 and 24, six seeds each) and is what
-brought p = 26 from one seed in five to every seed of ten within a minute. Counts are
-bit-sliced (see `Counts`), which halved the time again (same walks, 14 times the first form).
+mask added and one taken per residue). Judging a candidate move changes nothing: with the set of
+bytes hit exactly once and the fixed sets `{a ^ v : v in R_t}`, each residue's hit set after the
+move is three word operations away (see `Counts::bad_after`). That made the same walks 8 times
+faster (Officers p = 22 and 24, six seeds each) and is what brought p = 26 from one seed in five to
+every seed of ten within a minute. Counts are bit-sliced (see `Counts`), which halved the time
+again (same walks, 14 times the first form).
 
 A residue is *bad* when its byte is not the mex of its options; a fixed point has none. Each step
 tries "set `r` to its mex" for every bad `r` and makes the move that leaves the fewest bad residues
@@ -76,7 +76,6 @@ struct Counts {
 
 impl Counts {
     fn new(shifts: &[Vec<u8>], s: Vec<u8>) -> Counts {
-        let p = s.len();
         let masks = shifts
             .iter()
             .map(|values| {
@@ -90,19 +89,29 @@ impl Counts {
                 })
             })
             .collect();
-        let bits = (usize::BITS - p.leading_zeros()) as usize;
         let mut counts = Counts {
             masks,
-            s: vec![0; p],
-            planes: vec![vec![[0; 4]; bits]; p],
-            hit: vec![[0; 4]; p],
-            single: vec![[0; 4]; p],
+            s: Vec::new(),
+            planes: Vec::new(),
+            hit: Vec::new(),
+            single: Vec::new(),
         };
-        for (q, &b) in s.iter().enumerate() {
-            counts.add(q, b, true);
-        }
-        counts.s = s;
+        counts.reset(s);
         counts
+    }
+
+    /// Counts for the pattern `s` from zero, keeping the masks (they depend on the rule only).
+    fn reset(&mut self, s: Vec<u8>) {
+        let p = s.len();
+        let bits = (usize::BITS - p.leading_zeros()) as usize;
+        self.s = vec![0; p];
+        self.planes = vec![vec![[0; 4]; bits]; p];
+        self.hit = vec![[0; 4]; p];
+        self.single = vec![[0; 4]; p];
+        for (q, &b) in s.iter().enumerate() {
+            self.add(q, b, true);
+        }
+        self.s = s;
     }
 
     /// Adds (`up`) or removes the options that `s[q] = b` gives: one bit-sliced increment or
@@ -215,7 +224,7 @@ pub fn search(
             if accept(&state.s) {
                 return Some(state.s);
             }
-            state = Counts::new(shifts, rng.pattern(p));
+            state.reset(rng.pattern(p));
             best = usize::MAX;
             continue;
         }

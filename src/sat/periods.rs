@@ -236,8 +236,9 @@ impl Problem {
         match answer {
             Ok(pattern) => {
                 self.check(solver, p, &pattern)?;
-                debug_assert_eq!(minimal_period(&pattern) as u64, p);
-                result.pattern_period = Some(minimal_period(&pattern) as u64);
+                let period = minimal_period(&pattern) as u64;
+                debug_assert_eq!(period, p);
+                result.pattern_period = Some(period);
                 result.pattern = Some(pattern);
                 Ok(Status::Sat)
             }

@@ -115,7 +115,7 @@ pub fn solve_cadical_with(
     }
     let deadline = timeout.map(|t| Instant::now() + t);
     let stop = run.stop;
-    let stopped = || stop.is_some_and(|s| s.load(Ordering::Relaxed));
+    let stopped = move || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     for (i, clause) in cnf.clauses().enumerate() {
         // Loading millions of clauses takes seconds, and the terminator below is only asked once
         // the search runs: look at the flag on the way.
@@ -131,7 +131,7 @@ pub fn solve_cadical_with(
     if deadline.is_some() || stop.is_some() {
         solver.attach_terminator(move || {
             let late = deadline.is_some_and(|d| Instant::now() >= d);
-            if late || stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            if late || stopped() {
                 ControlSignal::Terminate
             } else {
                 ControlSignal::Continue
