@@ -1,7 +1,7 @@
 /*!
 Tabu local search for a periodic fixed point: the first, cheap step of the portfolio. It finds
-even periods at once (Officers p = 26 in 0.3-49 s on one thread, where CDCL ran past an hour) and
-some odd ones (p = 19), but it cannot prove anything: it never replaces the solver, and every
+even periods at once (Officers p = 26 in 0.4-13 s on one thread, where CDCL ran past an hour) and
+some odd ones (p = 19 and 23 in seconds; never 17), but it cannot prove anything: it never replaces the solver, and every
 pattern it returns is witness-checked by the caller like any model.
 
 State: a byte pattern `s` (compressed values, as in [`super::encode`]) and, per residue `r`, the
