@@ -191,6 +191,10 @@ struct SatSolveArgs {
     /// Threads of local search beside the solver, each with its own seed.
     #[arg(long, default_value_t = 1)]
     local_threads: usize,
+    /// Run seed for the local search and CaDiCaL. 0 repeats the default run; give another to
+    /// search an open period afresh (the JSON keeps each run that decided nothing under `earlier`).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     /// Enumerate every pattern of one period up to rotation (blocking clauses), written as JSON
     /// to --out [default: results/<game>/patterns-p<P>.json].
     #[arg(long)]
@@ -322,6 +326,10 @@ enum SlurmCommand {
         /// and the local search threads together.
         #[arg(long, default_value_t = 1)]
         portfolio: usize,
+        /// Run seeds A..B: one task per period and seed (see grundy sat --seed), so that an open
+        /// period's search spreads over the array; `grundy merge` keeps every undecided run.
+        #[arg(long, default_value = "0..0")]
+        seeds: String,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
         #[command(flatten)]
@@ -465,6 +473,20 @@ fn parse_periods(s: &str) -> Result<std::ops::RangeInclusive<u64>> {
     Ok(a..=b)
 }
 
+/// `A..B` run seeds (0 allowed: the plain run).
+fn parse_seeds(s: &str) -> Result<(u64, u64)> {
+    let bad = || format!("bad seed range {s:?} (expected A..B with A <= B, e.g. 0..99)");
+    let (a, b) = s.split_once("..").with_context(bad)?;
+    let (a, b): (u64, u64) = (
+        a.trim().parse().with_context(bad)?,
+        b.trim().parse().with_context(bad)?,
+    );
+    if a > b {
+        bail!(bad());
+    }
+    Ok((a, b))
+}
+
 /// `grundy sat ...`: the exact prefix gives the rare table, the space and the losing positions.
 fn run_sat(what: SatCommand) -> Result<ExitCode> {
     use grundy::sat::{encode::PeriodEncoding, exclusions::excluded_by, witness::check_pattern};
@@ -575,6 +597,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         break_rotation: args.break_rotation,
         portfolio: args.portfolio.max(1),
         proof_dir: args.proof_dir.clone(),
+        seed: args.seed,
         ..Problem::from_prefix(&prefix)
     };
     if args.all {
@@ -1071,10 +1094,12 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             values,
             break_rotation,
             portfolio,
+            seeds,
             submit,
         } => {
             let game = parse_game(&game)?;
             let range = parse_periods(&periods)?;
+            let seeds = parse_seeds(&seeds)?;
             if !(timeout > 0.0 && timeout.is_finite()) {
                 bail!("--timeout must be a positive number of seconds");
             }
@@ -1107,6 +1132,7 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
                 &grundy,
                 &game.to_string(),
                 (*range.start(), *range.end()),
+                seeds,
                 &args,
             )?;
             (m, submit)

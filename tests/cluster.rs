@@ -234,6 +234,59 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
     assert_eq!(period_statuses(&json(&out)).len(), 4);
 }
 
+#[test]
+fn sat_seeds_spread_one_open_period_and_merge_keeps_each_run() {
+    // p = 27 is open: three seeds of a one-second race each time out, and the merged file keeps
+    // one result with the other two runs under `earlier`.
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    let args = |extra: &[&'static str]| {
+        let mut a = vec![
+            "slurm",
+            "sat",
+            "officers",
+            "--periods",
+            "27..27",
+            "--timeout",
+            "1",
+        ];
+        a.extend(["--seeds", "0..2", "--work", s(&work)]);
+        a.extend(extra);
+        a.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+    };
+    let plan: Vec<String> = args(&["--dry-run"]);
+    ok(&plan.iter().map(String::as_str).collect::<Vec<_>>());
+    let manifest = json(&work.join("manifest.json"));
+    let tasks: Vec<String> = manifest["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["args"].to_string())
+        .collect();
+    assert_eq!(tasks.len(), 3, "{tasks:?}");
+    assert!(!tasks[0].contains("--seed"), "{}", tasks[0]);
+    assert!(tasks[1].contains(r#""--seed","1""#), "{}", tasks[1]);
+    assert!(tasks[2].contains(r#""--seed","2""#), "{}", tasks[2]);
+    std::fs::remove_dir_all(&work).unwrap();
+    let here: Vec<String> = args(&["--run-here"]);
+    ok(&here.iter().map(String::as_str).collect::<Vec<_>>());
+    let out = dir.path().join("merged.json");
+    ok(&["merge", s(&work), "--out", s(&out)]);
+    let merged = json(&out);
+    let results = merged["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert_eq!(results[0]["feasible"], "timeout");
+    let mut seeds: Vec<u64> = results[0]["earlier"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["seed"].as_u64().unwrap())
+        .collect();
+    seeds.push(results[0]["seed"].as_u64().unwrap());
+    seeds.sort();
+    assert_eq!(seeds, [0, 1, 2]);
+}
+
 // ---- real Slurm (run by .ci/slurm-test) ----
 
 fn squeue_empty(job: &str) -> bool {

@@ -322,6 +322,81 @@ fn results_merge_without_losing_decided_answers() {
 }
 
 #[test]
+fn results_merge_keeps_every_run_that_decided_nothing() {
+    // A campaign on an open period: two runs time out, a third decides, a fourth comes late.
+    use grundy::sat::periods::{PeriodsFile, Status};
+    let run = |status, seed, seconds| grundy::sat::periods::PeriodResult {
+        seed,
+        seconds,
+        how: format!("run {seed}"),
+        ..bare_result(27, status)
+    };
+    let mut file = PeriodsFile::new(&officers_problem());
+    file.merge(vec![run(Status::Timeout, 1, 10.0)]);
+    file.merge(vec![
+        run(Status::Timeout, 2, 20.0),
+        run(Status::Sat, 3, 30.0),
+    ]);
+    file.merge(vec![run(Status::Timeout, 4, 40.0)]);
+    let [kept] = &file.results[..] else {
+        panic!("{:?}", file.results)
+    };
+    assert_eq!(
+        (kept.feasible, kept.seed, kept.seconds),
+        (Status::Sat, 3, 30.0)
+    );
+    let earlier: Vec<(u64, f64, &str)> = kept
+        .earlier
+        .iter()
+        .map(|a| (a.seed, a.seconds, a.how.as_str()))
+        .collect();
+    assert_eq!(
+        earlier,
+        [(1, 10.0, "run 1"), (2, 20.0, "run 2"), (4, 40.0, "run 4")]
+    );
+    // The history survives a write and a read, and older files (no seed, no history) still read.
+    let text = serde_json::to_string(&file).unwrap();
+    assert_eq!(serde_json::from_str::<PeriodsFile>(&text).unwrap(), file);
+    let mut old: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let r = old["results"][0].as_object_mut().unwrap();
+    r.remove("seed");
+    r.remove("earlier");
+    let old: PeriodsFile = serde_json::from_value(old).unwrap();
+    assert_eq!((old.results[0].seed, old.results[0].earlier.len()), (0, 0));
+}
+
+#[test]
+fn a_run_seed_sends_the_local_search_elsewhere() {
+    // The same open period run again with another seed must search anew, not replay the walk.
+    use grundy::sat::periods::Status;
+    use grundy::sat::solve::SolverKind;
+    let timeout = Some(std::time::Duration::from_secs(300));
+    let decide = |seed| {
+        let problem = grundy::sat::periods::Problem {
+            seed,
+            ..officers_problem()
+        };
+        let r = problem
+            .decide(22, SolverKind::Cadical, timeout, &|_| None)
+            .unwrap();
+        assert_eq!((r.feasible, r.seed), (Status::Sat, seed));
+        assert!(r.how.starts_with("local search"), "{}", r.how);
+        let pattern = r.pattern.unwrap();
+        check_pattern(
+            &Game::officers(),
+            SparseSpace::OFFICERS,
+            &problem.rares,
+            &pattern,
+        )
+        .unwrap();
+        pattern
+    };
+    let (plain, again, other) = (decide(0), decide(0), decide(7));
+    assert_eq!(plain, again, "seed 0 is reproducible");
+    assert_ne!(plain, other, "seed 7 walked where seed 0 did");
+}
+
+#[test]
 fn sat_command_writes_and_merges_its_json() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
@@ -451,7 +526,7 @@ fn the_portfolio_agrees_with_single_solvers() {
         let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, p).unwrap();
         let alone = solve(SolverKind::Splr, &e.cnf, None).unwrap();
         let together =
-            solve_portfolio(&e.cnf, Some(std::time::Duration::from_secs(60)), 3, None).unwrap();
+            solve_portfolio(&e.cnf, Some(std::time::Duration::from_secs(60)), 3, 0, None).unwrap();
         assert_eq!(
             matches!(alone, Answer::Sat(_)),
             matches!(together, Answer::Sat(_)),
@@ -662,6 +737,8 @@ fn bare_result(p: u64, s: grundy::sat::periods::Status) -> grundy::sat::periods:
         clauses: 0,
         timeout_seconds: None,
         proofs: Vec::new(),
+        seed: 0,
+        earlier: Vec::new(),
     }
 }
 

@@ -68,7 +68,7 @@ fn read_sat(dir: &Path, task: &super::Task) -> Option<PeriodResult> {
     let file: PeriodsFile = serde_json::from_str(&text).ok()?;
     file.results
         .into_iter()
-        .find(|r| task.what == format!("p={}", r.p))
+        .find(|r| task.what == super::sat_task(r.p, r.seed))
 }
 
 /// Indices of the tasks whose verdict is there and answers them.

@@ -137,6 +137,15 @@ pub fn file_fingerprint(path: &Path) -> Result<(u64, u32), ClusterError> {
     Ok((bytes.len() as u64, crc32fast::hash(&bytes)))
 }
 
+/// What a SAT task answers, as the manifest names it: `p=27`, or `p=27 seed=3` for a run seed.
+pub(crate) fn sat_task(p: u64, seed: u64) -> String {
+    if seed == 0 {
+        format!("p={p}")
+    } else {
+        format!("p={p} seed={seed}")
+    }
+}
+
 impl Manifest {
     /// Plans the verification of claims `[from, to)` of `values` in `shards` tasks.
     pub fn verify(
@@ -193,29 +202,40 @@ impl Manifest {
         })
     }
 
-    /// Plans periods `first..=last`, one task each; `sat_args` are passed to every `grundy sat`.
+    /// Plans periods `first..=last`, one task for each period and run seed of `seeds` (see
+    /// `grundy sat --seed`: many seeds of one open period spread its search over the array);
+    /// `sat_args` are passed to every `grundy sat`. Seed 0 is the plain run, with no `--seed`.
     pub fn sat(
         dir: &Path,
         grundy: &Path,
         game: &str,
         (first, last): (u64, u64),
+        seeds: (u64, u64),
         sat_args: &[String],
     ) -> Result<Manifest, ClusterError> {
         let dir = absolute(dir)?;
-        let tasks = (first..=last)
+        let runs = (first..=last).flat_map(|p| (seeds.0..=seeds.1).map(move |seed| (p, seed)));
+        let tasks = runs
             .enumerate()
-            .map(|(index, p)| {
-                let verdict = format!("verdicts/sat-{p}.json");
+            .map(|(index, (p, seed))| {
+                let verdict = if seed == 0 {
+                    format!("verdicts/sat-{p}.json")
+                } else {
+                    format!("verdicts/sat-{p}-seed{seed}.json")
+                };
                 let mut args: Vec<String> = ["sat", game, "--periods", &format!("{p}..{p}")]
                     .iter()
                     .map(|s| s.to_string())
                     .collect();
+                if seed != 0 {
+                    args.extend(["--seed".to_string(), seed.to_string()]);
+                }
                 args.extend(sat_args.iter().cloned());
                 args.push("--out".into());
                 args.push(dir.join(&verdict).display().to_string());
                 Task {
                     index,
-                    what: format!("p={p}"),
+                    what: sat_task(p, seed),
                     verdict,
                     args,
                 }

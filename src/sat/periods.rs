@@ -67,6 +67,35 @@ pub struct PeriodResult {
     /// UNSAT certificates written for this `p` (with `--proof-dir`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proofs: Vec<super::solve::ProofNote>,
+    /// The run seed ([`Problem::seed`]); 0 in files written before seeds existed.
+    #[serde(default)]
+    pub seed: u64,
+    /// Runs on this `p` that decided nothing, oldest first, kept by [`PeriodsFile::merge`]: the
+    /// effort an open period has had, so that a long campaign does not lose count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier: Vec<Attempt>,
+}
+
+/// A run that left a period undecided: enough to say how much was tried, and with which seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    pub seed: u64,
+    pub how: String,
+    pub seconds: f64,
+    pub timeout_seconds: Option<f64>,
+}
+
+impl PeriodResult {
+    /// This run as an earlier attempt, if it left the period open (a timeout in either question).
+    fn as_attempt(&self) -> Option<Attempt> {
+        let open = !self.feasible.decided() || !self.primitive.decided();
+        open.then(|| Attempt {
+            seed: self.seed,
+            how: self.how.clone(),
+            seconds: self.seconds,
+            timeout_seconds: self.timeout_seconds,
+        })
+    }
 }
 
 /// Why a period could not be decided (not a timeout).
@@ -105,6 +134,11 @@ pub struct Problem {
     pub portfolio: usize,
     /// Write UNSAT certificates (CNF and proof) into this folder.
     pub proof_dir: Option<std::path::PathBuf>,
+    /// Run seed, mixed into the local search's seeds and CaDiCaL's. 0 is the default run
+    /// (reproducible: the benchmark and the tests use it); every other seed walks elsewhere, so
+    /// that running an open period again adds new search instead of repeating the old. (The
+    /// proof-writing call of `--proof-dir` keeps the default seed.)
+    pub seed: u64,
 }
 
 /// Minimal period of a cyclic pattern.
@@ -134,7 +168,14 @@ impl Problem {
             break_rotation: false,
             portfolio: 1,
             proof_dir: None,
+            seed: 0,
         }
+    }
+
+    /// The local search's seed for question `base` (`p` or `p ^ 0x9e37`) under the run seed; its
+    /// threads take the next seeds, hence the large odd step between run seeds.
+    fn local_seed(&self, base: u64) -> u64 {
+        base.wrapping_add(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 
     /// Decides `p`. `known(d)` gives a checked feasible pattern of period `d` if one is known.
@@ -162,6 +203,8 @@ impl Problem {
             clauses: 0,
             timeout_seconds: timeout.map(|t| t.as_secs_f64()),
             proofs: Vec::new(),
+            seed: self.seed,
+            earlier: Vec::new(),
         };
         if let Some(l) = excluded_by(p, &self.losing) {
             result.feasible = Status::Excluded;
@@ -184,9 +227,10 @@ impl Problem {
             result.pattern_period = Some(minimal_period(&pattern) as u64);
             result.pattern = Some(pattern);
         } else {
-            let (answer, by_local) = self.race(p, p, timeout, &|_| true, &mut |stop| {
-                self.solver_side(p, solver, timeout, false, &mut result, stop)
-            })?;
+            let (answer, by_local) =
+                self.race(p, self.local_seed(p), timeout, &|_| true, &mut |stop| {
+                    self.solver_side(p, solver, timeout, false, &mut result, stop)
+                })?;
             result.solver = (!by_local).then_some(solver);
             result.how = if by_local {
                 "local search".into()
@@ -225,9 +269,13 @@ impl Problem {
             return Ok(Status::Sat);
         }
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
-        let (answer, by_local) = self.race(p, p ^ 0x9e37, timeout, &primitive, &mut |stop| {
-            self.solver_side(p, solver, timeout, true, result, stop)
-        })?;
+        let (answer, by_local) = self.race(
+            p,
+            self.local_seed(p ^ 0x9e37),
+            timeout,
+            &primitive,
+            &mut |stop| self.solver_side(p, solver, timeout, true, result, stop),
+        )?;
         if by_local {
             result.how += ", primitive by local search";
         } else {
@@ -376,10 +424,12 @@ impl Problem {
         }
         match solver {
             SolverKind::Cadical if self.portfolio > 1 => {
-                super::solve::solve_portfolio(cnf, timeout, self.portfolio, Some(stop))
+                let first_seed = (self.seed as u32).wrapping_mul(self.portfolio as u32);
+                super::solve::solve_portfolio(cnf, timeout, self.portfolio, first_seed, Some(stop))
             }
             SolverKind::Cadical => {
                 let run = CadicalRun {
+                    seed: self.seed as u32,
                     stop: Some(stop),
                     ..CadicalRun::default()
                 };
@@ -433,14 +483,25 @@ impl PeriodsFile {
     }
 
     /// Merges `new` in: a decided answer replaces a timeout, a timeout never replaces a decided
-    /// answer, otherwise the newer result wins. Results stay sorted by `p`.
+    /// answer, otherwise the newer result wins. A run that decided nothing is not lost: whichever
+    /// result stays keeps it (and the other's earlier attempts) in `earlier`. Results stay sorted
+    /// by `p`.
     pub fn merge(&mut self, new: Vec<PeriodResult>) {
-        for r in new {
+        for mut r in new {
             match self.results.iter_mut().find(|old| old.p == r.p) {
                 Some(old) => {
                     let better = |s: Status, t: Status| s.decided() || !t.decided();
                     if better(r.feasible, old.feasible) && better(r.primitive, old.primitive) {
-                        *old = r;
+                        // The new result stays; the old one's history, then the old run itself
+                        // if it decided nothing, come before the new one's own.
+                        std::mem::swap(old, &mut r);
+                        let mut history = std::mem::take(&mut r.earlier);
+                        history.extend(r.as_attempt());
+                        history.append(&mut old.earlier);
+                        old.earlier = history;
+                    } else {
+                        old.earlier.append(&mut r.earlier);
+                        old.earlier.extend(r.as_attempt());
                     }
                 }
                 None => self.results.push(r),

@@ -154,8 +154,9 @@ pub fn solve_cadical_with(
     Ok(answer)
 }
 
-/// A portfolio: `copies` CaDiCaL runs on their own threads with different seeds and presets; the
-/// first definite answer raises `stop` (its own flag if none is given), which ends the others.
+/// A portfolio: `copies` CaDiCaL runs on their own threads with seeds `first_seed`, `first_seed +
+/// 1`, ... and different presets; the first definite answer raises `stop` (its own flag if none is
+/// given), which ends the others.
 /// Two copies that disagree (SAT against UNSAT) are an error: one solver is wrong, and nothing is
 /// reported.
 ///
@@ -165,6 +166,7 @@ pub fn solve_portfolio(
     cnf: &Cnf,
     timeout: Option<Duration>,
     copies: usize,
+    first_seed: u32,
     stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<Answer, SolveError> {
     use std::sync::atomic::{AtomicBool, Ordering};
@@ -179,7 +181,7 @@ pub fn solve_portfolio(
             .map(|i| {
                 scope.spawn(move || {
                     let run = CadicalRun {
-                        seed: i as u32,
+                        seed: first_seed.wrapping_add(i as u32),
                         preset: (i % 3) as u8,
                         stop: Some(stop),
                         proof: None,
