@@ -1,8 +1,8 @@
 /*!
 Tabu local search for a periodic fixed point: the first, cheap step of the portfolio. It finds
-even periods at once (Officers p = 26 in 0.4-13 s on one thread, where CDCL ran past an hour) and
-some odd ones (p = 19 and 23 in seconds; never 17), but it cannot prove anything: it never replaces the solver, and every
-pattern it returns is witness-checked by the caller like any model.
+even periods at once (Officers p = 26 in 0.4-9 s on one thread, where CDCL ran past an hour) and
+some odd ones (p = 19 and 23 in seconds; never 17), but it cannot prove anything: it never
+replaces the solver, and every pattern it returns is witness-checked by the caller like any model.
 
 State: a byte pattern `s` (compressed values, as in [`super::encode`]) and, per residue `r`, the
 count of (shift, value) pairs that make each byte an option of `r` (`v ^ s[(r - t) mod p]` for every
@@ -21,9 +21,10 @@ tries "set `r` to its mex" for every bad `r` and makes the move that leaves the 
 tenure up to `p / 2 + 2`) unless that makes a new best; one step in [`NOISE_ONE_IN`] sets a random
 residue to a random byte (rarely: see there). The cost is coarse (a count of bad residues) but
 measured against finer ones (hits on `s[r]` plus holes below it) and wider moves (every free byte
-of every residue) it found more: on Officers p = 24 (primitive) and 26 only this form succeeded at all. The earlier
-Gauss-Seidel walk (move the first bad residue to its mex) found no pattern for p = 24 primitive or
-p = 26 in 20 s.
+of every residue) it found more: on Officers p = 24 (primitive) and 26 only this form succeeded at
+all. The earlier Gauss-Seidel walk (move the first bad residue to its mex) found no pattern for
+p = 24 primitive or p = 26 in 20 s. Clause-weighting (a residue that stays bad weighs more) and
+restarts when the best stalls were tried on p = 23 beside this form and found no more.
 */
 
 use std::sync::atomic::{AtomicBool, Ordering};
