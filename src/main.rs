@@ -671,7 +671,20 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     for r in &results {
         println!("{}", period_line(r, true));
     }
+    let ran: Vec<u64> = results.iter().map(|r| r.p).collect();
     file.merge(results);
+    // An open period's campaign so far, as the file now records it.
+    for r in file.results.iter().filter(|r| ran.contains(&r.p)) {
+        let open = !r.feasible.decided() || !r.primitive.decided();
+        if open && !r.earlier.is_empty() {
+            let seconds = r.seconds + r.earlier.iter().map(|a| a.seconds).sum::<f64>();
+            let runs = r.earlier.len() + 1;
+            println!(
+                "p={}: still open after {runs} runs, {seconds:.0} s in all",
+                r.p
+            );
+        }
+    }
     let json = serde_json::to_string_pretty(&file)? + "\n";
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;

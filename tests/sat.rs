@@ -366,6 +366,28 @@ fn results_merge_keeps_every_run_that_decided_nothing() {
 }
 
 #[test]
+fn sat_command_counts_the_runs_an_open_period_has_had() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let run = |seed: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["sat", "officers", "--periods", "27..27", "--timeout", "1"])
+            .args(["--seed", seed, "--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    assert!(!run("0").contains("still open"));
+    let said = run("1");
+    assert!(said.contains("p=27: still open after 2 runs"), "{said}");
+    let file: grundy::sat::periods::PeriodsFile =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let r = &file.results[0];
+    assert_eq!((r.seed, r.earlier.len(), r.earlier[0].seed), (1, 1, 0));
+}
+
+#[test]
 fn a_run_seed_sends_the_local_search_elsewhere() {
     // The same open period run again with another seed must search anew, not replay the walk.
     use grundy::sat::periods::Status;
