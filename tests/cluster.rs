@@ -240,8 +240,8 @@ fn sat_seeds_spread_one_open_period_and_merge_keeps_each_run() {
     // one result with the other two runs under `earlier`.
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
-    let args = |extra: &[&'static str]| {
-        let mut a = vec![
+    let args = |how: &'static str| {
+        let periods = [
             "slurm",
             "sat",
             "officers",
@@ -250,12 +250,11 @@ fn sat_seeds_spread_one_open_period_and_merge_keeps_each_run() {
             "--timeout",
             "1",
         ];
-        a.extend(["--seeds", "0..2", "--work", s(&work)]);
-        a.extend(extra);
-        a.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+        let mut a = periods.to_vec();
+        a.extend(["--seeds", "0..2", "--work", s(&work), how]);
+        a
     };
-    let plan: Vec<String> = args(&["--dry-run"]);
-    ok(&plan.iter().map(String::as_str).collect::<Vec<_>>());
+    ok(&args("--dry-run"));
     let manifest = json(&work.join("manifest.json"));
     let tasks: Vec<String> = manifest["tasks"]
         .as_array()
@@ -268,8 +267,7 @@ fn sat_seeds_spread_one_open_period_and_merge_keeps_each_run() {
     assert!(tasks[1].contains(r#""--seed","1""#), "{}", tasks[1]);
     assert!(tasks[2].contains(r#""--seed","2""#), "{}", tasks[2]);
     std::fs::remove_dir_all(&work).unwrap();
-    let here: Vec<String> = args(&["--run-here"]);
-    ok(&here.iter().map(String::as_str).collect::<Vec<_>>());
+    ok(&args("--run-here"));
     let out = dir.path().join("merged.json");
     ok(&["merge", s(&work), "--out", s(&out)]);
     let merged = json(&out);
