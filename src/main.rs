@@ -675,10 +675,8 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     file.merge(results);
     // An open period's campaign so far, as the file now records it.
     for r in file.results.iter().filter(|r| ran.contains(&r.p)) {
-        let open = !r.feasible.decided() || !r.primitive.decided();
-        if open && !r.earlier.is_empty() {
-            let seconds = r.seconds + r.earlier.iter().map(|a| a.seconds).sum::<f64>();
-            let runs = r.earlier.len() + 1;
+        if r.is_open() && !r.earlier.is_empty() {
+            let (runs, seconds) = (r.earlier.len() + 1, r.campaign_seconds());
             println!(
                 "p={}: still open after {runs} runs, {seconds:.0} s in all",
                 r.p

@@ -86,10 +86,19 @@ pub struct Attempt {
 }
 
 impl PeriodResult {
-    /// This run as an earlier attempt, if it left the period open (a timeout in either question).
+    /// Whether the period is still open: a timeout in either question.
+    pub fn is_open(&self) -> bool {
+        !self.feasible.decided() || !self.primitive.decided()
+    }
+
+    /// Seconds this period has had: this run and every earlier one kept with it.
+    pub fn campaign_seconds(&self) -> f64 {
+        self.seconds + self.earlier.iter().map(|a| a.seconds).sum::<f64>()
+    }
+
+    /// This run as an earlier attempt, if it left the period open.
     fn as_attempt(&self) -> Option<Attempt> {
-        let open = !self.feasible.decided() || !self.primitive.decided();
-        open.then(|| Attempt {
+        self.is_open().then(|| Attempt {
             seed: self.seed,
             how: self.how.clone(),
             seconds: self.seconds,
