@@ -216,56 +216,113 @@ pub fn search(
     accept: &dyn Fn(&[u8]) -> bool,
     stop: &AtomicBool,
 ) -> Option<Vec<u8>> {
-    let p = shifts.len();
-    let started = Instant::now();
-    let mut rng = XorShift::new(seed);
-    let mut state = Counts::new(shifts, rng.pattern(p));
-    let mut tabu_until = vec![[0u64; 256]; p];
-    let mut best = usize::MAX;
-    let mut moves = Vec::new();
-    for step in 1u64.. {
-        if step.is_multiple_of(256) && (started.elapsed() >= budget || stop.load(Ordering::Relaxed))
-        {
-            return None;
+    Walk::new(shifts, seed).run(budget, accept, stop, &mut |_, _| {})
+}
+
+/// A tabu walk that can be paused and resumed: [`Walk::run`] goes on from where the last call
+/// stopped, so a caller can interleave other work (exact neighbourhoods, [`super::lns`]) without
+/// restarting the walk.
+pub struct Walk {
+    state: Counts,
+    rng: XorShift,
+    tabu_until: Vec<[u64; 256]>,
+    best: usize,
+    step: u64,
+    moves: Vec<(usize, u8)>,
+}
+
+impl Walk {
+    /// A walk from a random pattern of period `shifts.len()`, reproducible for a seed.
+    pub fn new(shifts: &[Vec<u8>], seed: u64) -> Walk {
+        let p = shifts.len();
+        let mut rng = XorShift::new(seed);
+        let state = Counts::new(shifts, rng.pattern(p));
+        Walk {
+            state,
+            rng,
+            tabu_until: vec![[0u64; 256]; p],
+            best: usize::MAX,
+            step: 0,
+            moves: Vec::new(),
         }
-        let bad = state.bad();
-        if bad == 0 {
-            if accept(&state.s) {
-                return Some(state.s);
-            }
-            state.reset(rng.pattern(p));
-            best = usize::MAX;
-            continue;
-        }
-        best = best.min(bad);
-        // Candidate moves: every bad residue to its mex; keep the best non-tabu ones.
-        moves.clear();
-        let mut fewest = usize::MAX;
-        for (r, tabu) in tabu_until.iter().enumerate() {
-            let Some(m) = state.mex(r).filter(|&m| m != state.s[r]) else {
-                continue;
-            };
-            let after = state.bad_after(r, m, fewest);
-            if tabu[m as usize] > step && after >= best {
-                continue;
-            }
-            if after < fewest {
-                fewest = after;
-                moves.clear();
-            }
-            if after == fewest {
-                moves.push((r, m));
-            }
-        }
-        let (r, b) = if moves.is_empty() || rng.below(NOISE_ONE_IN) == 0 {
-            (rng.below(p), rng.below(256) as u8)
-        } else {
-            moves[rng.below(moves.len())]
-        };
-        tabu_until[r][state.s[r] as usize] = step + 2 + rng.below(p / 2 + 2) as u64;
-        state.set(r, b);
     }
-    None
+
+    /// Goes on from a fresh random pattern (after a fixed point the caller cannot use).
+    pub fn restart(&mut self) {
+        let p = self.state.s.len();
+        self.state.reset(self.rng.pattern(p));
+        self.best = usize::MAX;
+    }
+
+    /// The pattern the walk stands on.
+    pub fn pattern(&self) -> &[u8] {
+        &self.state.s
+    }
+
+    /// Walks for `budget` (or until `stop`) toward a fixed point that `accept` takes, showing
+    /// `observe` every state at least as good as the best so far (the pattern and its count of
+    /// bad residues: near misses). A fixed point that `accept` refuses restarts the walk from a
+    /// random pattern.
+    pub fn run(
+        &mut self,
+        budget: Duration,
+        accept: &dyn Fn(&[u8]) -> bool,
+        stop: &AtomicBool,
+        observe: &mut dyn FnMut(&[u8], usize),
+    ) -> Option<Vec<u8>> {
+        let p = self.state.s.len();
+        let started = Instant::now();
+        loop {
+            let (state, rng) = (&mut self.state, &mut self.rng);
+            self.step += 1;
+            let step = self.step;
+            if step.is_multiple_of(256)
+                && (started.elapsed() >= budget || stop.load(Ordering::Relaxed))
+            {
+                return None;
+            }
+            let bad = state.bad();
+            if bad == 0 {
+                if accept(&state.s) {
+                    return Some(state.s.clone());
+                }
+                self.restart();
+                continue;
+            }
+            if bad <= self.best {
+                observe(&state.s, bad);
+            }
+            let best = self.best.min(bad);
+            self.best = best;
+            // Candidate moves: every bad residue to its mex; keep the best non-tabu ones.
+            let moves = &mut self.moves;
+            moves.clear();
+            let mut fewest = usize::MAX;
+            for (r, tabu) in self.tabu_until.iter().enumerate() {
+                let Some(m) = state.mex(r).filter(|&m| m != state.s[r]) else {
+                    continue;
+                };
+                let after = state.bad_after(r, m, fewest);
+                if tabu[m as usize] > step && after >= best {
+                    continue;
+                }
+                if after < fewest {
+                    fewest = after;
+                    moves.clear();
+                }
+                if after == fewest {
+                    moves.push((r, m));
+                }
+            }
+            let (r, b) = if moves.is_empty() || rng.below(NOISE_ONE_IN) == 0 {
+                (rng.below(p), rng.below(256) as u8)
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            self.tabu_until[r][state.s[r] as usize] = step + 2 + rng.below(p / 2 + 2) as u64;
+            state.set(r, b);
+        }
+    }
 }
 
 /// [`search`] on `threads` threads with seeds `seed`, `seed + 1`, ...: the first pattern found
