@@ -213,6 +213,10 @@ struct SatSolveArgs {
     /// answer wins. 1: one solver.
     #[arg(long, default_value_t = 1)]
     portfolio: usize,
+    /// Run CaDiCaL alone: without rounds of exact neighbourhoods around tabu near misses (the
+    /// default for one CaDiCaL; see src/sat/lns.rs).
+    #[arg(long)]
+    no_neighbourhoods: bool,
     /// Merge the results into this JSON file [default: results/<game>/periods.json].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -326,6 +330,9 @@ enum SlurmCommand {
         /// and the local search threads together.
         #[arg(long, default_value_t = 1)]
         portfolio: usize,
+        /// CaDiCaL alone in every task (see grundy sat --no-neighbourhoods).
+        #[arg(long)]
+        no_neighbourhoods: bool,
         /// Run seeds A..B: one task per period and seed (see grundy sat --seed), so that an open
         /// period's search spreads over the array; `grundy merge` keeps every undecided run.
         #[arg(long, default_value = "0..0")]
@@ -598,6 +605,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         portfolio: args.portfolio.max(1),
         proof_dir: args.proof_dir.clone(),
         seed: args.seed,
+        neighbourhoods: !args.no_neighbourhoods,
         ..Problem::from_prefix(&prefix)
     };
     if args.all {
@@ -1105,6 +1113,7 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             values,
             break_rotation,
             portfolio,
+            no_neighbourhoods,
             seeds,
             submit,
         } => {
@@ -1133,6 +1142,9 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             }
             if portfolio > 1 {
                 args.extend(["--portfolio".to_string(), portfolio.to_string()]);
+            }
+            if no_neighbourhoods {
+                args.push("--no-neighbourhoods".into());
             }
             let grundy = submit
                 .grundy

@@ -857,3 +857,65 @@ fn cadical_drat_proofs_pass_an_independent_checker() {
     std::fs::write(proof, &text).unwrap();
     assert!(check_drat_proof(&command, cnf, proof).is_ok());
 }
+
+#[test]
+fn steered_cadical_answers_like_riley_and_its_models_check() {
+    use grundy::sat::lns::{Pace, solve};
+    use grundy::sat::solve::Answer;
+    use std::sync::atomic::AtomicBool;
+    let rares = officers_rares();
+    let pace = Pace {
+        burst: std::time::Duration::from_millis(100),
+        ..Pace::for_period(8)
+    };
+    for (p, published) in riley().into_iter().filter(|(p, _)| *p <= 14) {
+        let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+        let stop = AtomicBool::new(false);
+        let (answer, tally) = solve(&e, None, p as u64, pace, &stop);
+        match answer {
+            Answer::Sat(model) => {
+                assert!(published.is_some(), "p={p}: Riley excludes it");
+                assert_eq!(e.cnf.first_violated(&model), None, "p={p}");
+                check_pattern(
+                    &Game::officers(),
+                    SparseSpace::OFFICERS,
+                    &rares,
+                    &e.decode(&model),
+                )
+                .unwrap_or_else(|err| panic!("p={p}: {err}"));
+            }
+            Answer::Unsat => assert!(published.is_none(), "p={p}: Riley has a pattern"),
+            Answer::Timeout => panic!("p={p}: no answer without a timeout ({tally:?})"),
+        }
+    }
+}
+
+#[test]
+fn a_neighbourhood_completes_a_published_pattern_with_residues_changed() {
+    use grundy::sat::lns::complete;
+    let rares = officers_rares();
+    let (p, pattern) = riley().into_iter().find(|(p, _)| *p == 22).unwrap();
+    let pattern = pattern.unwrap();
+    let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+    let mut near = e.compress(&pattern).unwrap();
+    let free = [3, 8, 15];
+    for &r in &free {
+        near[r] ^= 5;
+    }
+    assert!(
+        check_pattern(
+            &Game::officers(),
+            SparseSpace::OFFICERS,
+            &rares,
+            &e.expand(&near)
+        )
+        .is_err()
+    );
+    assert_eq!(complete(&e, &near, &[], None), None);
+    let model = complete(&e, &near, &free, None).expect("Riley's pattern completes it");
+    let found = e.decode(&model);
+    check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &found).unwrap();
+    for r in (0..p).filter(|r| !free.contains(r)) {
+        assert_eq!(found[r], pattern[r], "residue {r} was fixed");
+    }
+}

@@ -199,10 +199,11 @@ impl PeriodEncoding {
     /// known pattern against the clauses. `None` if a value has no byte.
     pub fn assignment_for(&self, pattern: &[Value]) -> Option<Vec<bool>> {
         let p = self.p;
-        let bytes: Vec<usize> = pattern
-            .iter()
-            .map(|&v| self.compression.compress(v).map(usize::from))
-            .collect::<Option<_>>()?;
+        let bytes: Vec<usize> = self
+            .compress(pattern)?
+            .into_iter()
+            .map(usize::from)
+            .collect();
         let mut a = vec![false; self.cnf.num_vars as usize + 1];
         for r in 0..p {
             a[self.x(r, bytes[r]) as usize] = true;
@@ -235,6 +236,14 @@ impl PeriodEncoding {
         bytes
             .iter()
             .map(|&c| self.compression.expand_common(c))
+            .collect()
+    }
+
+    /// The bytes of a pattern of true values; `None` if a value has no byte.
+    pub fn compress(&self, pattern: &[Value]) -> Option<Vec<u8>> {
+        pattern
+            .iter()
+            .map(|&v| self.compression.compress(v))
             .collect()
     }
 

@@ -20,6 +20,7 @@ writes DIMACS for any external solver.
 pub mod encode;
 pub mod enumerate;
 pub mod exclusions;
+pub mod lns;
 pub mod local;
 pub mod periods;
 pub mod solve;

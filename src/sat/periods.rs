@@ -148,6 +148,9 @@ pub struct Problem {
     /// that running an open period again adds new search instead of repeating the old. (The
     /// proof-writing call of `--proof-dir` keeps the default seed.)
     pub seed: u64,
+    /// A single CaDiCaL (no portfolio, no proof) runs steered by tabu near misses
+    /// ([`super::lns`]); `false`: CaDiCaL alone.
+    pub neighbourhoods: bool,
 }
 
 /// Minimal period of a cyclic pattern.
@@ -178,6 +181,7 @@ impl Problem {
             portfolio: 1,
             proof_dir: None,
             seed: 0,
+            neighbourhoods: true,
         }
     }
 
@@ -244,7 +248,7 @@ impl Problem {
             result.how = if by_local {
                 "local search".into()
             } else {
-                format!("solved{}", self.setup())
+                format!("solved{}", self.setup(solver))
             };
             match answer {
                 Ok(pattern) => {
@@ -305,8 +309,11 @@ impl Problem {
 
     /// What the solver calls ran with beyond the defaults, for `how`: "" or " (rotation broken,
     /// portfolio of 4, beside local search on 1 thread)".
-    fn setup(&self) -> String {
+    fn setup(&self, solver: SolverKind) -> String {
         let mut parts = Vec::new();
+        if self.steered(solver) {
+            parts.push("steered by near misses".to_string());
+        }
         if self.break_rotation {
             parts.push("rotation broken".to_string());
         }
@@ -323,6 +330,14 @@ impl Problem {
         } else {
             format!(" ({})", parts.join(", "))
         }
+    }
+
+    /// Whether a solver call runs [`super::lns`]: one CaDiCaL, without a proof to write.
+    fn steered(&self, solver: SolverKind) -> bool {
+        solver == SolverKind::Cadical
+            && self.neighbourhoods
+            && self.portfolio == 1
+            && self.proof_dir.is_none()
     }
 
     /// Local search ([`super::local`]) for a pattern of period `p` whose bytes `accept` takes,
@@ -394,7 +409,7 @@ impl Problem {
         result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
         let question = if primitive { "primitive" } else { "feasible" };
         Ok(
-            match self.solve(solver, &e.cnf, timeout, p, question, result, stop)? {
+            match self.solve(solver, &e, timeout, p, question, result, stop)? {
                 Answer::Sat(model) => Ok(e.decode(&model)),
                 Answer::Unsat => Err(Status::Unsat),
                 Answer::Timeout => Err(Status::Timeout),
@@ -412,19 +427,20 @@ impl Problem {
     }
 
     /// One solver call: with a certificate when a proof folder is set, the portfolio when asked
-    /// for (CaDiCaL only), else `solver`. A certificate is noted in `result`. CaDiCaL (alone or
+    /// for (CaDiCaL only), CaDiCaL steered by near misses unless switched off, else `solver`. A certificate is noted in `result`. CaDiCaL (alone or
     /// in a portfolio, without a proof) ends early when `stop` is raised, answering `Timeout`.
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
         solver: SolverKind,
-        cnf: &super::Cnf,
+        e: &PeriodEncoding,
         timeout: Option<Duration>,
         p: u64,
         question: &str,
         result: &mut PeriodResult,
         stop: &AtomicBool,
     ) -> Result<Answer, SolveError> {
+        let cnf = &e.cnf;
         if let Some(dir) = &self.proof_dir {
             let stem = dir.join(format!("{}-p{p}-{question}", self.game.slug()));
             let (answer, note) = super::solve::solve_with_proof(solver, cnf, timeout, &stem)?;
@@ -435,6 +451,11 @@ impl Problem {
             SolverKind::Cadical if self.portfolio > 1 => {
                 let first_seed = (self.seed as u32).wrapping_mul(self.portfolio as u32);
                 super::solve::solve_portfolio(cnf, timeout, self.portfolio, first_seed, Some(stop))
+            }
+            SolverKind::Cadical if self.steered(solver) => {
+                let pace = super::lns::Pace::for_period(e.p);
+                let seed = self.local_seed(0x6c6e_7300 ^ p);
+                Ok(super::lns::solve(e, timeout, seed, pace, stop).0)
             }
             SolverKind::Cadical => {
                 let run = CadicalRun {

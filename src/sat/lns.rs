@@ -1,0 +1,276 @@
+/*!
+CaDiCaL steered by near misses (large-neighbourhood search): the default way `grundy sat` runs a
+single CaDiCaL.
+
+The tabu search of [`super::local`] walks close to fixed points without always landing on one
+(Officers p = 17: never), and CaDiCaL, asked under assumptions whether some pattern agrees with a
+near miss outside `k` free residues, answers in a fraction of a second where the whole question
+takes tens of seconds or more. So one incremental CaDiCaL instance holding the full encoding
+alternates, round after round, between
+- *neighbourhoods*: a burst of one continuing tabu walk gives its best states (and where it
+  stands); for each, a few calls assume its bytes at all residues but its bad ones and random
+  others (`k` free in all), each under a conflict limit. `k` adapts: a neighbourhood refuted
+  quickly was too small, one that hit the limit too large;
+- the *whole question*, for as long as the neighbourhoods of that round took.
+
+Soundness: what CaDiCaL learns under assumptions is implied by the clauses alone, so a call
+without assumptions answers the whole question: UNSAT there is UNSAT (local search never proves
+anything), and every SAT answer, neighbourhood or not, is a model of the full encoding (extra
+clauses, such as forbidden smaller periods, included). The caller still witness-checks it.
+
+Measured (Officers, one thread, `cargo run --release --example lns_probe -- 60 SEED P`): p = 17
+found by 6 seeds of 6 in 5.6-14.9 s (mean 10 s; the search alone never finds it, CaDiCaL alone took
+15-42 s); p = 23 by 1 seed of 6 within 60 s, where the tabu search alone on its own thread found 2 of
+6: the neighbourhoods help where the walk does not land, and cost walk time where it does, so
+[`super::periods`] runs this beside a plain tabu thread.
+*/
+
+use super::encode::PeriodEncoding;
+use super::local::Walk;
+use super::solve::Answer;
+use rustsat::solvers::{
+    ControlSignal, LimitConflicts, Solve, SolveIncremental, SolverResult, Terminate,
+};
+use rustsat::types::{Clause, Lit, TernaryVal};
+use rustsat_cadical::CaDiCaL;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// How the rounds are paced; [`Pace::for_period`] gives the measured defaults.
+#[derive(Clone, Copy, Debug)]
+pub struct Pace {
+    /// Length of one tabu burst.
+    pub burst: Duration,
+    /// Near misses kept from a burst (its best states, fewest bad residues first).
+    pub near_misses: usize,
+    /// Neighbourhoods tried around each near miss.
+    pub tries: usize,
+    /// Free residues in the first neighbourhood (then adapted).
+    pub free: usize,
+    /// Conflict limit of one neighbourhood.
+    pub conflicts: u32,
+}
+
+impl Pace {
+    /// 2-s bursts, four near misses with three neighbourhoods each, two thirds of the residues
+    /// free at first, 3000 conflicts a neighbourhood. (Officers p = 27: `k` settles near 19-20 of
+    /// 27; p = 17 near 11-12.)
+    pub fn for_period(p: usize) -> Pace {
+        Pace {
+            burst: Duration::from_secs(2),
+            near_misses: 4,
+            tries: 3,
+            free: (p * 2 / 3).max(1),
+            conflicts: 3000,
+        }
+    }
+}
+
+/// What a run did, for reports.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub rounds: u64,
+    pub neighbourhoods: u64,
+    pub refuted: u64,
+    pub limited: u64,
+    /// The free count when the run ended.
+    pub free: usize,
+    /// Whether a neighbourhood (or the walk itself) gave the model.
+    pub by_neighbourhood: bool,
+}
+
+/// Solves the encoding `e` (which may hold extra clauses) by rounds of neighbourhoods and of the
+/// whole question until an answer, `timeout`, or `stop`.
+pub fn solve(
+    e: &PeriodEncoding,
+    timeout: Option<Duration>,
+    seed: u64,
+    pace: Pace,
+    stop: &AtomicBool,
+) -> (Answer, Tally) {
+    let deadline = timeout.map(|t| Instant::now() + t);
+    let late =
+        move || deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
+    let p = e.p;
+    let mut tally = Tally {
+        free: pace.free.clamp(1, p),
+        ..Tally::default()
+    };
+    let mut solver = CaDiCaL::default();
+    for (i, clause) in e.cnf.clauses().enumerate() {
+        if i % (1 << 16) == 0 && late() {
+            return (Answer::Timeout, tally);
+        }
+        let clause: Clause = clause
+            .iter()
+            .map(|&l| Lit::from_ipasir(l).expect("DIMACS literal"))
+            .collect();
+        solver.add_clause(clause).expect("CaDiCaL out of memory");
+    }
+    // The end of the current global call, besides the overall deadline and the stop flag.
+    let round_end: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
+    let round_end_seen = Rc::clone(&round_end);
+    solver.attach_terminator(move || {
+        let round_over = round_end_seen.get().is_some_and(|d| Instant::now() >= d);
+        if round_over || late() {
+            ControlSignal::Terminate
+        } else {
+            ControlSignal::Continue
+        }
+    });
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut below = move |n: usize| {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        (rng % n as u64) as usize
+    };
+    let shifts = e.shifts();
+    let mut walk = Walk::new(shifts, seed);
+    let mut tried = std::collections::HashSet::new();
+    while !late() {
+        tally.rounds += 1;
+        let round_started = Instant::now();
+        // Neighbourhoods around the near misses of one burst.
+        let mut near: Vec<(usize, Vec<u8>)> = Vec::new();
+        let burst = deadline.map_or(pace.burst, |d| {
+            pace.burst.min(d.saturating_duration_since(Instant::now()))
+        });
+        let found = walk.run(burst, &|_| true, stop, &mut |s, bad| {
+            near.push((bad, s.to_vec()));
+        });
+        if let Some(s) = found {
+            // A fixed point; the extra clauses may still refuse it (a smaller period).
+            if let Some(model) = model_with(&mut solver, e, &s, &[]) {
+                tally.by_neighbourhood = true;
+                return (Answer::Sat(model), tally);
+            }
+            walk.restart();
+        }
+        let here = walk.pattern().to_vec();
+        near.push((bad_residues(&here, shifts).len(), here));
+        near.retain(|(_, s)| tried.insert(s.clone()));
+        near.sort_by_key(|&(bad, _)| bad);
+        near.truncate(pace.near_misses);
+        for (_, s) in &near {
+            let bad = bad_residues(s, shifts);
+            for _ in 0..pace.tries {
+                if late() {
+                    return (Answer::Timeout, tally);
+                }
+                let mut free = bad.clone();
+                free.truncate(tally.free);
+                while free.len() < tally.free {
+                    let r = below(p);
+                    if !free.contains(&r) {
+                        free.push(r);
+                    }
+                }
+                let t = Instant::now();
+                tally.neighbourhoods += 1;
+                solver
+                    .limit_conflicts(Some(pace.conflicts))
+                    .expect("conflict limit");
+                match solver.solve_assumps(&fixed_outside(e, s, &free)) {
+                    Ok(SolverResult::Sat) => {
+                        tally.by_neighbourhood = true;
+                        return (Answer::Sat(model(&solver, e)), tally);
+                    }
+                    Ok(SolverResult::Unsat) => {
+                        tally.refuted += 1;
+                        if t.elapsed() < Duration::from_millis(50) && tally.free < p {
+                            tally.free += 1;
+                        }
+                    }
+                    Ok(SolverResult::Interrupted) if !late() => {
+                        tally.limited += 1;
+                        tally.free = tally.free.saturating_sub(1).max(1);
+                    }
+                    Ok(SolverResult::Interrupted) | Err(_) => return (Answer::Timeout, tally),
+                }
+            }
+        }
+        // The whole question, for as long as the neighbourhoods took.
+        round_end.set(Some(Instant::now() + round_started.elapsed()));
+        solver.limit_conflicts(None).expect("conflict limit");
+        let answer = solver.solve();
+        round_end.set(None);
+        match answer {
+            Ok(SolverResult::Sat) => return (Answer::Sat(model(&solver, e)), tally),
+            Ok(SolverResult::Unsat) => return (Answer::Unsat, tally),
+            Ok(SolverResult::Interrupted) => {}
+            Err(_) => return (Answer::Timeout, tally),
+        }
+    }
+    (Answer::Timeout, tally)
+}
+
+/// Residues whose byte is not the smallest byte missing from their options (counted directly,
+/// not through the tabu search's counts).
+fn bad_residues(s: &[u8], shifts: &[Vec<u8>]) -> Vec<usize> {
+    let p = s.len();
+    (0..p)
+        .filter(|&r| {
+            let mut hit = [false; 256];
+            for (t, values) in shifts.iter().enumerate() {
+                for &v in values {
+                    hit[(v ^ s[(r + p - t) % p]) as usize] = true;
+                }
+            }
+            hit.iter().position(|&h| !h) != Some(s[r] as usize)
+        })
+        .collect()
+}
+
+/// Assumptions: `s[r]` at every residue outside `free`.
+fn fixed_outside(e: &PeriodEncoding, s: &[u8], free: &[usize]) -> Vec<Lit> {
+    (0..e.p)
+        .filter(|r| !free.contains(r))
+        .map(|r| Lit::from_ipasir(e.x(r, s[r] as usize)).expect("variable"))
+        .collect()
+}
+
+/// One neighbourhood on a fresh solver: a model of `e` that agrees with the byte pattern `s`
+/// outside the residues `free`, if there is one (`None` also when `conflicts` run out).
+pub fn complete(
+    e: &PeriodEncoding,
+    s: &[u8],
+    free: &[usize],
+    conflicts: Option<u32>,
+) -> Option<Vec<bool>> {
+    let mut solver = CaDiCaL::default();
+    for clause in e.cnf.clauses() {
+        let clause: Clause = clause
+            .iter()
+            .map(|&l| Lit::from_ipasir(l).expect("DIMACS literal"))
+            .collect();
+        solver.add_clause(clause).expect("CaDiCaL out of memory");
+    }
+    solver.limit_conflicts(conflicts).expect("conflict limit");
+    let answer = solver.solve_assumps(&fixed_outside(e, s, free));
+    (answer.ok() == Some(SolverResult::Sat)).then(|| model(&solver, e))
+}
+
+/// The model that extends the pattern `s` with residues `free` left open, if the clauses allow.
+fn model_with(
+    solver: &mut CaDiCaL,
+    e: &PeriodEncoding,
+    s: &[u8],
+    free: &[usize],
+) -> Option<Vec<bool>> {
+    solver.limit_conflicts(None).expect("conflict limit");
+    let answer = solver.solve_assumps(&fixed_outside(e, s, free));
+    (answer.ok() == Some(SolverResult::Sat)).then(|| model(solver, e))
+}
+
+/// The solver's model, indexed by variable as [`Answer::Sat`] wants.
+fn model(solver: &CaDiCaL, e: &PeriodEncoding) -> Vec<bool> {
+    let mut model = vec![false; e.cnf.num_vars as usize + 1];
+    for (v, value) in model.iter_mut().enumerate().skip(1) {
+        let lit = Lit::from_ipasir(v as i32).expect("variable");
+        *value = solver.lit_val(lit).ok() == Some(TernaryVal::True);
+    }
+    model
+}
