@@ -18,7 +18,7 @@ again (same walks, 14 times the first form).
 A residue is *bad* when its byte is not the mex of its options; a fixed point has none. Each step
 tries "set `r` to its mex" for every bad `r` and makes the move that leaves the fewest bad residues
 (ties at random). A residue may not return to a byte it left within the last few steps (a random
-tenure up to `p / 2 + 2`) unless that makes a new best; one step in [`NOISE_ONE_IN`] sets a random
+tenure up to `p / 2 + 2`) unless that makes a new best; one step in `NOISE_ONE_IN` sets a random
 residue to a random byte (rarely: see there). The cost is coarse (a count of bad residues) but
 measured against finer ones (hits on `s[r]` plus holes below it) and wider moves (every free byte
 of every residue) it found more: on Officers p = 24 (primitive) and 26 only this form succeeded at

@@ -12,9 +12,13 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`exclusions`]: periods ruled out without solving (`p` divides `l + 1` for a losing `l`).
 - [`encode`]: the one-hot CNF of the question, into a clause sink ([`Cnf`] here).
 - [`witness`]: an independent check of a pattern against the rule (not the encoder).
+- [`solve`]: splr, varisat and CaDiCaL (through rustsat) behind one call, portfolios, proofs.
+- [`local`]: a tabu search for fixed points (finds patterns, proves nothing).
+- [`lns`]: one CaDiCaL steered by the tabu search's near misses (the default single solver).
+- [`periods`]: the question per period (exclusion, lifting, races, primitive), results as JSON.
+- [`enumerate`]: every pattern of a period up to rotation.
 
-Solvers (splr, varisat, CaDiCaL through rustsat) are the next step; until then `grundy sat export`
-writes DIMACS for any external solver.
+`grundy sat export` writes DIMACS for any external solver.
 */
 
 pub mod encode;
