@@ -98,17 +98,9 @@ pub fn solve(
         free: pace.free.clamp(1, p),
         ..Tally::default()
     };
-    let mut solver = CaDiCaL::default();
-    for (i, clause) in e.cnf.clauses().enumerate() {
-        if i % (1 << 16) == 0 && late() {
-            return (Answer::Timeout, tally);
-        }
-        let clause: Clause = clause
-            .iter()
-            .map(|&l| Lit::from_ipasir(l).expect("DIMACS literal"))
-            .collect();
-        solver.add_clause(clause).expect("CaDiCaL out of memory");
-    }
+    let Some(mut solver) = load(e, &late) else {
+        return (Answer::Timeout, tally);
+    };
     // The end of the current global call, besides the overall deadline and the stop flag.
     let round_end: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
     let round_end_seen = Rc::clone(&round_end);
@@ -207,6 +199,23 @@ pub fn solve(
     (Answer::Timeout, tally)
 }
 
+/// A CaDiCaL holding the clauses of `e`; `None` once `late` (asked now and then, since millions of
+/// clauses take seconds to load).
+fn load(e: &PeriodEncoding, late: &dyn Fn() -> bool) -> Option<CaDiCaL<'static, 'static>> {
+    let mut solver = CaDiCaL::default();
+    for (i, clause) in e.cnf.clauses().enumerate() {
+        if i % (1 << 16) == 0 && late() {
+            return None;
+        }
+        let clause: Clause = clause
+            .iter()
+            .map(|&l| Lit::from_ipasir(l).expect("DIMACS literal"))
+            .collect();
+        solver.add_clause(clause).expect("CaDiCaL out of memory");
+    }
+    Some(solver)
+}
+
 /// Residues whose byte is not the smallest byte missing from their options (counted directly,
 /// not through the tabu search's counts).
 fn bad_residues(s: &[u8], shifts: &[Vec<u8>]) -> Vec<usize> {
@@ -240,14 +249,7 @@ pub fn complete(
     free: &[usize],
     conflicts: Option<u32>,
 ) -> Option<Vec<bool>> {
-    let mut solver = CaDiCaL::default();
-    for clause in e.cnf.clauses() {
-        let clause: Clause = clause
-            .iter()
-            .map(|&l| Lit::from_ipasir(l).expect("DIMACS literal"))
-            .collect();
-        solver.add_clause(clause).expect("CaDiCaL out of memory");
-    }
+    let mut solver = load(e, &|| false).expect("never late");
     solver.limit_conflicts(conflicts).expect("conflict limit");
     let answer = solver.solve_assumps(&fixed_outside(e, s, free));
     (answer.ok() == Some(SolverResult::Sat)).then(|| model(&solver, e))
