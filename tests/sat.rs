@@ -922,12 +922,13 @@ fn a_neighbourhood_completes_a_published_pattern_with_residues_changed() {
 
 #[test]
 fn sat_command_steers_cadical_unless_told_not_to() {
-    // Officers p = 10 with no tabu thread (--local 0): the solver side answers, and its `how`
-    // says whether it ran steered; the pattern is checked either way.
+    // Officers 4..10 with no tabu thread (--local 0): the solver side answers, and `how` says
+    // whether it ran steered (p = 8 is lifted from 4, then its primitive question is solved);
+    // every pattern is checked either way.
     let dir = tempfile::tempdir().unwrap();
     for (flag, steered) in [(None, true), (Some("--no-neighbourhoods"), false)] {
         let out = dir.path().join(format!("periods-{steered}.json"));
-        let mut args = vec!["sat", "officers", "--periods", "10..10", "--local", "0"];
+        let mut args = vec!["sat", "officers", "--periods", "4..10", "--local", "0"];
         args.extend(["--out", out.to_str().unwrap()]);
         args.extend(flag);
         let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
@@ -937,22 +938,32 @@ fn sat_command_steers_cadical_unless_told_not_to() {
         assert!(run.status.success(), "{run:?}");
         let json: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-        let result = &json["results"][0];
-        let how = result["how"].as_str().unwrap();
-        assert!(how.starts_with("solved"), "{how}");
-        assert_eq!(how.contains("steered by near misses"), steered, "{how}");
-        let pattern: Vec<u16> = result["pattern"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|v| v.as_u64().unwrap() as u16)
-            .collect();
-        check_pattern(
-            &Game::officers(),
-            SparseSpace::OFFICERS,
-            &officers_rares(),
-            &pattern,
-        )
-        .unwrap();
+        let results = json["results"].as_array().unwrap();
+        let how = |p: u64| {
+            let r = results.iter().find(|r| r["p"] == p).unwrap();
+            r["how"].as_str().unwrap().to_string()
+        };
+        let setup = if steered {
+            " (steered by near misses)"
+        } else {
+            ""
+        };
+        assert_eq!(how(10), format!("solved{setup}"));
+        assert_eq!(how(8), format!("lifted from 4, primitive solved{setup}"));
+        for r in results.iter().filter(|r| r["feasible"] == "sat") {
+            let pattern: Vec<u16> = r["pattern"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_u64().unwrap() as u16)
+                .collect();
+            check_pattern(
+                &Game::officers(),
+                SparseSpace::OFFICERS,
+                &officers_rares(),
+                &pattern,
+            )
+            .unwrap();
+        }
     }
 }

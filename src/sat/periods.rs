@@ -292,6 +292,7 @@ impl Problem {
         if by_local {
             result.how += ", primitive by local search";
         } else {
+            result.how += &format!(", primitive solved{}", self.setup(solver));
             result.solver = Some(solver);
         }
         match answer {
