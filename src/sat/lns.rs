@@ -18,11 +18,13 @@ without assumptions answers the whole question: UNSAT there is UNSAT (local sear
 anything), and every SAT answer, neighbourhood or not, is a model of the full encoding (extra
 clauses, such as forbidden smaller periods, included). The caller still witness-checks it.
 
-Measured (Officers, one thread, `cargo run --release --example lns_probe -- 60 SEED P`): p = 17
-found by 6 seeds of 6 in 5.6-14.9 s (mean 10 s; the search alone never finds it, CaDiCaL alone took
-15-42 s); p = 23 by 1 seed of 6 within 60 s, where the tabu search alone on its own thread found 2 of
-6: the neighbourhoods help where the walk does not land, and cost walk time where it does, so
-[`super::periods`] runs this beside a plain tabu thread.
+Measured (Officers, one thread each, seeds 1-6, the same quiet machine): p = 17 found by every
+seed in 4.8-24.7 s, mean 10.7 s, each by a neighbourhood (`cargo run --release --example lns_probe
+-- 90 SEED 17`), against 18.0-50.7 s, mean 25.9 s, for CaDiCaL alone (`cargo run --release
+--example cdcl_probe -- SEED 120 17`); the tabu search alone never finds 17. p = 23: 1 seed of 6
+within 60 s (an earlier form with restarted walks), where the tabu search alone on its own thread
+found 2 of 6: the neighbourhoods help where the walk does not land, and cost walk time where it
+does, so [`super::periods`] runs this beside a plain tabu thread.
 */
 
 use super::encode::PeriodEncoding;
