@@ -128,12 +128,19 @@ pub fn solve(
         tally.rounds += 1;
         let round_started = Instant::now();
         // Neighbourhoods around the near misses of one burst.
+        // The burst's best states: only the fewest bad residues seen, a few dozen at most (a walk
+        // on a plateau shows thousands).
         let mut near: Vec<(usize, Vec<u8>)> = Vec::new();
         let burst = deadline.map_or(pace.burst, |d| {
             pace.burst.min(d.saturating_duration_since(Instant::now()))
         });
         let found = walk.run(burst, &|_| true, stop, &mut |s, bad| {
-            near.push((bad, s.to_vec()));
+            if near.first().is_some_and(|&(fewest, _)| bad < fewest) {
+                near.clear();
+            }
+            if near.len() < 4 * pace.near_misses && !near.iter().any(|(_, n)| n == s) {
+                near.push((bad, s.to_vec()));
+            }
         });
         if let Some(s) = found {
             // A fixed point; the extra clauses may still refuse it (a smaller period).
@@ -145,9 +152,16 @@ pub fn solve(
         }
         let here = walk.pattern().to_vec();
         near.push((bad_residues(&here, shifts).len(), here));
-        near.retain(|(_, s)| tried.insert(s.clone()));
         near.sort_by_key(|&(bad, _)| bad);
-        near.truncate(pace.near_misses);
+        // Each near miss once (a walk may stand on the same state after several bursts); only
+        // those used are remembered, so the set grows by at most `near_misses` a round.
+        let mut chosen = Vec::new();
+        for (bad, s) in near {
+            if chosen.len() < pace.near_misses && tried.insert(s.clone()) {
+                chosen.push((bad, s));
+            }
+        }
+        let near = chosen;
         for (_, s) in &near {
             let bad = bad_residues(s, shifts);
             for _ in 0..pace.tries {
