@@ -871,7 +871,7 @@ fn steered_cadical_answers_like_riley_and_its_models_check() {
     for (p, published) in riley().into_iter().filter(|(p, _)| *p <= 14) {
         let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
         let stop = AtomicBool::new(false);
-        let (answer, tally) = solve(&e, None, p as u64, pace, &stop);
+        let (answer, tally) = solve(&e, None, p as u64, pace, &stop).unwrap();
         match answer {
             Answer::Sat(model) => {
                 assert!(published.is_some(), "p={p}: Riley excludes it");
@@ -911,8 +911,10 @@ fn a_neighbourhood_completes_a_published_pattern_with_residues_changed() {
         )
         .is_err()
     );
-    assert_eq!(complete(&e, &near, &[], None), None);
-    let model = complete(&e, &near, &free, None).expect("Riley's pattern completes it");
+    assert_eq!(complete(&e, &near, &[], None).unwrap(), None);
+    let model = complete(&e, &near, &free, None)
+        .unwrap()
+        .expect("Riley's pattern completes it");
     let found = e.decode(&model);
     check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &found).unwrap();
     for r in (0..p).filter(|r| !free.contains(r)) {

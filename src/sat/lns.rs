@@ -11,7 +11,7 @@ alternates, round after round, between
   stands); for each, a few calls assume its bytes at all residues but its bad ones and random
   others (`k` free in all), each under a conflict limit. `k` adapts: a neighbourhood refuted
   quickly was too small, one that hit the limit too large;
-- the *whole question*, for as long as the neighbourhoods of that round took.
+- the *whole question*, for as long as the burst and the neighbourhoods of that round took.
 
 Soundness: what CaDiCaL learns under assumptions is implied by the clauses alone, so a call
 without assumptions answers the whole question: UNSAT there is UNSAT (local search never proves
@@ -85,13 +85,16 @@ pub struct Tally {
 
 /// Solves the encoding `e` (which may hold extra clauses) by rounds of neighbourhoods and of the
 /// whole question until an answer, `timeout`, or `stop`.
+///
+/// # Errors
+/// What CaDiCaL reports as a failure (not a timeout, not an answer).
 pub fn solve(
     e: &PeriodEncoding,
     timeout: Option<Duration>,
     seed: u64,
     pace: Pace,
     stop: &AtomicBool,
-) -> (Answer, Tally) {
+) -> anyhow::Result<(Answer, Tally)> {
     let deadline = timeout.map(|t| Instant::now() + t);
     let late =
         move || deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
@@ -100,8 +103,8 @@ pub fn solve(
         free: pace.free.clamp(1, p),
         ..Tally::default()
     };
-    let Some(mut solver) = load(e, &late) else {
-        return (Answer::Timeout, tally);
+    let Some(mut solver) = load(e, &late)? else {
+        return Ok((Answer::Timeout, tally));
     };
     // The end of the current global call, besides the overall deadline and the stop flag.
     let round_end: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
@@ -127,8 +130,7 @@ pub fn solve(
     while !late() {
         tally.rounds += 1;
         let round_started = Instant::now();
-        // Neighbourhoods around the near misses of one burst.
-        // The burst's best states: only the fewest bad residues seen, a few dozen at most (a walk
+        // Neighbourhoods around the near misses of one burst. The burst's best states: only the fewest bad residues seen, a few dozen at most (a walk
         // on a plateau shows thousands).
         let mut near: Vec<(usize, Vec<u8>)> = Vec::new();
         let burst = deadline.map_or(pace.burst, |d| {
@@ -144,9 +146,9 @@ pub fn solve(
         });
         if let Some(s) = found {
             // A fixed point; the extra clauses may still refuse it (a smaller period).
-            if let Some(model) = model_with(&mut solver, e, &s, &[]) {
+            if let Some(model) = model_with(&mut solver, e, &s, &[])? {
                 tally.by_neighbourhood = true;
-                return (Answer::Sat(model), tally);
+                return Ok((Answer::Sat(model), tally));
             }
             walk.restart();
         }
@@ -166,7 +168,7 @@ pub fn solve(
             let bad = bad_residues(s, shifts);
             for _ in 0..pace.tries {
                 if late() {
-                    return (Answer::Timeout, tally);
+                    return Ok((Answer::Timeout, tally));
                 }
                 let mut free = bad.clone();
                 free.truncate(tally.free);
@@ -178,58 +180,58 @@ pub fn solve(
                 }
                 let t = Instant::now();
                 tally.neighbourhoods += 1;
-                solver
-                    .limit_conflicts(Some(pace.conflicts))
-                    .expect("conflict limit");
-                match solver.solve_assumps(&fixed_outside(e, s, &free)) {
-                    Ok(SolverResult::Sat) => {
+                solver.limit_conflicts(Some(pace.conflicts))?;
+                match solver.solve_assumps(&fixed_outside(e, s, &free))? {
+                    SolverResult::Sat => {
                         tally.by_neighbourhood = true;
-                        return (Answer::Sat(model(&solver, e)), tally);
+                        return Ok((Answer::Sat(model(&solver, e)), tally));
                     }
-                    Ok(SolverResult::Unsat) => {
+                    SolverResult::Unsat => {
                         tally.refuted += 1;
                         if t.elapsed() < Duration::from_millis(50) && tally.free < p {
                             tally.free += 1;
                         }
                     }
-                    Ok(SolverResult::Interrupted) if !late() => {
+                    SolverResult::Interrupted if !late() => {
                         tally.limited += 1;
                         tally.free = tally.free.saturating_sub(1).max(1);
                     }
-                    Ok(SolverResult::Interrupted) | Err(_) => return (Answer::Timeout, tally),
+                    SolverResult::Interrupted => return Ok((Answer::Timeout, tally)),
                 }
             }
         }
-        // The whole question, for as long as the neighbourhoods took.
+        // The whole question, for as long as the burst and its neighbourhoods took.
         round_end.set(Some(Instant::now() + round_started.elapsed()));
-        solver.limit_conflicts(None).expect("conflict limit");
-        let answer = solver.solve();
+        solver.limit_conflicts(None)?;
+        let answer = solver.solve()?;
         round_end.set(None);
         match answer {
-            Ok(SolverResult::Sat) => return (Answer::Sat(model(&solver, e)), tally),
-            Ok(SolverResult::Unsat) => return (Answer::Unsat, tally),
-            Ok(SolverResult::Interrupted) => {}
-            Err(_) => return (Answer::Timeout, tally),
+            SolverResult::Sat => return Ok((Answer::Sat(model(&solver, e)), tally)),
+            SolverResult::Unsat => return Ok((Answer::Unsat, tally)),
+            SolverResult::Interrupted => {}
         }
     }
-    (Answer::Timeout, tally)
+    Ok((Answer::Timeout, tally))
 }
 
 /// A CaDiCaL holding the clauses of `e`; `None` once `late` (asked now and then, since millions of
 /// clauses take seconds to load).
-fn load(e: &PeriodEncoding, late: &dyn Fn() -> bool) -> Option<CaDiCaL<'static, 'static>> {
+fn load(
+    e: &PeriodEncoding,
+    late: &dyn Fn() -> bool,
+) -> anyhow::Result<Option<CaDiCaL<'static, 'static>>> {
     let mut solver = CaDiCaL::default();
     for (i, clause) in e.cnf.clauses().enumerate() {
         if i % (1 << 16) == 0 && late() {
-            return None;
+            return Ok(None);
         }
         let clause: Clause = clause
             .iter()
             .map(|&l| Lit::from_ipasir(l).expect("DIMACS literal"))
             .collect();
-        solver.add_clause(clause).expect("CaDiCaL out of memory");
+        solver.add_clause(clause)?;
     }
-    Some(solver)
+    Ok(Some(solver))
 }
 
 /// Residues whose byte is not the smallest byte missing from their options (counted directly,
@@ -259,16 +261,19 @@ fn fixed_outside(e: &PeriodEncoding, s: &[u8], free: &[usize]) -> Vec<Lit> {
 
 /// One neighbourhood on a fresh solver: a model of `e` that agrees with the byte pattern `s`
 /// outside the residues `free`, if there is one (`None` also when `conflicts` run out).
+///
+/// # Errors
+/// What CaDiCaL reports as a failure.
 pub fn complete(
     e: &PeriodEncoding,
     s: &[u8],
     free: &[usize],
     conflicts: Option<u32>,
-) -> Option<Vec<bool>> {
-    let mut solver = load(e, &|| false).expect("never late");
-    solver.limit_conflicts(conflicts).expect("conflict limit");
-    let answer = solver.solve_assumps(&fixed_outside(e, s, free));
-    (answer.ok() == Some(SolverResult::Sat)).then(|| model(&solver, e))
+) -> anyhow::Result<Option<Vec<bool>>> {
+    let mut solver = load(e, &|| false)?.expect("never late");
+    solver.limit_conflicts(conflicts)?;
+    let answer = solver.solve_assumps(&fixed_outside(e, s, free))?;
+    Ok((answer == SolverResult::Sat).then(|| model(&solver, e)))
 }
 
 /// The model that extends the pattern `s` with residues `free` left open, if the clauses allow.
@@ -277,10 +282,10 @@ fn model_with(
     e: &PeriodEncoding,
     s: &[u8],
     free: &[usize],
-) -> Option<Vec<bool>> {
-    solver.limit_conflicts(None).expect("conflict limit");
-    let answer = solver.solve_assumps(&fixed_outside(e, s, free));
-    (answer.ok() == Some(SolverResult::Sat)).then(|| model(solver, e))
+) -> anyhow::Result<Option<Vec<bool>>> {
+    solver.limit_conflicts(None)?;
+    let answer = solver.solve_assumps(&fixed_outside(e, s, free))?;
+    Ok((answer == SolverResult::Sat).then(|| model(solver, e)))
 }
 
 /// The solver's model, indexed by variable as [`Answer::Sat`] wants.

@@ -456,7 +456,12 @@ impl Problem {
             SolverKind::Cadical if self.steered(solver) => {
                 let pace = super::lns::Pace::for_period(e.p);
                 let seed = self.local_seed(0x6c6e_7300 ^ p);
-                Ok(super::lns::solve(e, timeout, seed, pace, stop).0)
+                super::lns::solve(e, timeout, seed, pace, stop)
+                    .map(|(answer, _)| answer)
+                    .map_err(|err| SolveError {
+                        solver: solver.name(),
+                        reason: err.to_string(),
+                    })
             }
             SolverKind::Cadical => {
                 let run = CadicalRun {
