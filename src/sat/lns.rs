@@ -18,13 +18,16 @@ without assumptions answers the whole question: UNSAT there is UNSAT (local sear
 anything), and every SAT answer, neighbourhood or not, is a model of the full encoding (extra
 clauses, such as forbidden smaller periods, included). The caller still witness-checks it.
 
-Measured (Officers, one thread each, seeds 1-6, the same quiet machine): p = 17 found by every
-seed in 4.8-24.7 s, mean 10.7 s, each by a neighbourhood (`cargo run --release --example lns_probe
--- 90 SEED 17`), against 18.0-50.7 s, mean 25.9 s, for CaDiCaL alone (`cargo run --release
---example cdcl_probe -- SEED 120 17`); the tabu search alone never finds 17. p = 23: 1 seed of 6
-within 60 s (an earlier form with restarted walks), where the tabu search alone on its own thread
-found 2 of 6: the neighbourhoods help where the walk does not land, and cost walk time where it
-does, so [`super::periods`] runs this beside a plain tabu thread.
+Measured (Officers p = 17, which the tabu search alone never finds; one thread each,
+`cargo run --release --example lns_probe -- 90 SEED 17`): twelve seeds took 5.7-60 s and two ran
+past 60 and 90 s, median about 29 s, most found by a neighbourhood; CaDiCaL alone
+(`cargo run --release --example cdcl_probe -- SEED 120 17`, six seeds) took 18.0-50.7 s, median
+21.5 s. So no clear gain in time on 17 (a first sample of six seeds, mean 10.7 s, was luck); the
+time of a seed swings with where a 2-s burst happens to stand. It stays the default because it
+searches where neither the walk nor plain CDCL goes, at no measured cost, and UNSAT answers are
+unchanged. p = 23: 1 seed of 6 within 60 s, against 2 of 6 for the tabu search alone: the
+neighbourhoods cost walk time where the walk does land, so [`super::periods`] runs this beside a
+plain tabu thread.
 */
 
 use super::encode::PeriodEncoding;
