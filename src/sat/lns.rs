@@ -32,11 +32,11 @@ plain tabu thread.
 
 use super::encode::PeriodEncoding;
 use super::local::Walk;
-use super::solve::Answer;
+use super::solve::{Answer, cadical_model, load_cadical};
 use rustsat::solvers::{
     ControlSignal, LimitConflicts, Solve, SolveIncremental, SolverResult, Terminate,
 };
-use rustsat::types::{Clause, Lit, TernaryVal};
+use rustsat::types::Lit;
 use rustsat_cadical::CaDiCaL;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -187,7 +187,7 @@ pub fn solve(
                 match solver.solve_assumps(&fixed_outside(e, s, &free))? {
                     SolverResult::Sat => {
                         tally.by_neighbourhood = true;
-                        return Ok((Answer::Sat(model(&solver, e)), tally));
+                        return Ok((Answer::Sat(cadical_model(&solver, &e.cnf)?), tally));
                     }
                     SolverResult::Unsat => {
                         tally.refuted += 1;
@@ -209,7 +209,7 @@ pub fn solve(
         let answer = solver.solve()?;
         round_end.set(None);
         match answer {
-            SolverResult::Sat => return Ok((Answer::Sat(model(&solver, e)), tally)),
+            SolverResult::Sat => return Ok((Answer::Sat(cadical_model(&solver, &e.cnf)?), tally)),
             SolverResult::Unsat => return Ok((Answer::Unsat, tally)),
             SolverResult::Interrupted => {}
         }
@@ -217,24 +217,13 @@ pub fn solve(
     Ok((Answer::Timeout, tally))
 }
 
-/// A CaDiCaL holding the clauses of `e`; `None` once `late` (asked now and then, since millions of
-/// clauses take seconds to load).
+/// A CaDiCaL holding the clauses of `e`; `None` once `late`.
 fn load(
     e: &PeriodEncoding,
     late: &dyn Fn() -> bool,
 ) -> anyhow::Result<Option<CaDiCaL<'static, 'static>>> {
     let mut solver = CaDiCaL::default();
-    for (i, clause) in e.cnf.clauses().enumerate() {
-        if i % (1 << 16) == 0 && late() {
-            return Ok(None);
-        }
-        let clause: Clause = clause
-            .iter()
-            .map(|&l| Lit::from_ipasir(l).expect("DIMACS literal"))
-            .collect();
-        solver.add_clause(clause)?;
-    }
-    Ok(Some(solver))
+    Ok(load_cadical(&mut solver, &e.cnf, late)?.then_some(solver))
 }
 
 /// Residues whose byte is not the smallest byte missing from their options (counted directly,
@@ -276,7 +265,10 @@ pub fn complete(
     let mut solver = load(e, &|| false)?.expect("never late");
     solver.limit_conflicts(conflicts)?;
     let answer = solver.solve_assumps(&fixed_outside(e, s, free))?;
-    Ok((answer == SolverResult::Sat).then(|| model(&solver, e)))
+    if answer == SolverResult::Sat {
+        return Ok(Some(cadical_model(&solver, &e.cnf)?));
+    }
+    Ok(None)
 }
 
 /// The model that extends the pattern `s` with residues `free` left open, if the clauses allow.
@@ -288,15 +280,8 @@ fn model_with(
 ) -> anyhow::Result<Option<Vec<bool>>> {
     solver.limit_conflicts(None)?;
     let answer = solver.solve_assumps(&fixed_outside(e, s, free))?;
-    Ok((answer == SolverResult::Sat).then(|| model(solver, e)))
-}
-
-/// The solver's model, indexed by variable as [`Answer::Sat`] wants.
-fn model(solver: &CaDiCaL, e: &PeriodEncoding) -> Vec<bool> {
-    let mut model = vec![false; e.cnf.num_vars as usize + 1];
-    for (v, value) in model.iter_mut().enumerate().skip(1) {
-        let lit = Lit::from_ipasir(v as i32).expect("variable");
-        *value = solver.lit_val(lit).ok() == Some(TernaryVal::True);
+    if answer == SolverResult::Sat {
+        return Ok(Some(cadical_model(solver, &e.cnf)?));
     }
-    model
+    Ok(None)
 }

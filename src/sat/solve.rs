@@ -94,7 +94,6 @@ pub fn solve_cadical_with(
     run: &CadicalRun<'_>,
 ) -> anyhow::Result<Answer> {
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
-    use rustsat::types::{Clause, Lit, TernaryVal};
     use rustsat_cadical::{CaDiCaL, Config, ProofFormat};
     use std::sync::atomic::Ordering;
     let mut solver = CaDiCaL::default();
@@ -116,17 +115,8 @@ pub fn solve_cadical_with(
     let deadline = timeout.map(|t| Instant::now() + t);
     let stop = run.stop;
     let stopped = move || stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    for (i, clause) in cnf.clauses().enumerate() {
-        // Loading millions of clauses takes seconds, and the terminator below is only asked once
-        // the search runs: look at the flag on the way.
-        if i % (1 << 16) == 0 && stopped() {
-            return Ok(Answer::Timeout);
-        }
-        let clause: Clause = clause
-            .iter()
-            .map(|&l| Lit::from_ipasir(l))
-            .collect::<Result<_, _>>()?;
-        solver.add_clause(clause)?;
+    if !load_cadical(&mut solver, cnf, &stopped)? {
+        return Ok(Answer::Timeout);
     }
     if deadline.is_some() || stop.is_some() {
         solver.attach_terminator(move || {
@@ -139,19 +129,50 @@ pub fn solve_cadical_with(
         });
     }
     let answer = match solver.solve()? {
-        SolverResult::Sat => {
-            let mut model = vec![false; cnf.num_vars as usize + 1];
-            for v in 1..=cnf.num_vars {
-                model[v as usize] = solver.lit_val(Lit::from_ipasir(v)?)? == TernaryVal::True;
-            }
-            Answer::Sat(model)
-        }
+        SolverResult::Sat => Answer::Sat(cadical_model(&solver, cnf)?),
         SolverResult::Unsat => Answer::Unsat,
         SolverResult::Interrupted => Answer::Timeout,
     };
     // Dropping the solver closes (and flushes) the proof file.
     drop(solver);
     Ok(answer)
+}
+
+/// Adds the clauses of `cnf` to `solver`; `false` if `stopped` said so on the way. Loading millions
+/// of clauses takes seconds, and a terminator is only asked once the search runs, so the flag is
+/// looked at every 2^16 clauses.
+pub(crate) fn load_cadical(
+    solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
+    cnf: &Cnf,
+    stopped: &dyn Fn() -> bool,
+) -> anyhow::Result<bool> {
+    use rustsat::solvers::Solve;
+    use rustsat::types::{Clause, Lit};
+    for (i, clause) in cnf.clauses().enumerate() {
+        if i % (1 << 16) == 0 && stopped() {
+            return Ok(false);
+        }
+        let clause: Clause = clause
+            .iter()
+            .map(|&l| Lit::from_ipasir(l))
+            .collect::<Result<_, _>>()?;
+        solver.add_clause(clause)?;
+    }
+    Ok(true)
+}
+
+/// The model of a CaDiCaL that just answered SAT, indexed by variable as [`Answer::Sat`] wants.
+pub(crate) fn cadical_model(
+    solver: &rustsat_cadical::CaDiCaL<'_, '_>,
+    cnf: &Cnf,
+) -> anyhow::Result<Vec<bool>> {
+    use rustsat::solvers::Solve;
+    use rustsat::types::{Lit, TernaryVal};
+    let mut model = vec![false; cnf.num_vars as usize + 1];
+    for (v, value) in model.iter_mut().enumerate().skip(1) {
+        *value = solver.lit_val(Lit::from_ipasir(v as i32)?)? == TernaryVal::True;
+    }
+    Ok(model)
 }
 
 /// A portfolio: `copies` CaDiCaL runs on their own threads with seeds `first_seed`, `first_seed +
