@@ -27,8 +27,15 @@ fn main() {
     let e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap();
     let t = Instant::now();
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let (answer, tally) =
-        solve(&e, Some(Duration::from_secs_f64(secs)), seed, pace, &stop).unwrap();
+    let (answer, tally) = solve(
+        &e,
+        Some(Duration::from_secs_f64(secs)),
+        seed,
+        pace,
+        &stop,
+        None,
+    )
+    .unwrap();
     let what = match answer {
         Answer::Sat(model) => format!("{:?}", e.decode(&model)),
         other => format!("{other:?}"),

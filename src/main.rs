@@ -217,6 +217,11 @@ struct SatSolveArgs {
     /// default for one CaDiCaL; see src/sat/lns.rs).
     #[arg(long)]
     no_neighbourhoods: bool,
+    /// Keep the short clauses CaDiCaL learns in this folder, one file per question and run seed,
+    /// and start every later run of the same encoding with all of them (a campaign's runs build
+    /// on each other). Not with --proof-dir: a proof starts from the encoding alone.
+    #[arg(long, value_name = "DIR")]
+    lemmas: Option<PathBuf>,
     /// Merge the results into this JSON file [default: results/<game>/periods.json].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -333,6 +338,9 @@ enum SlurmCommand {
         /// CaDiCaL alone in every task (see grundy sat --no-neighbourhoods).
         #[arg(long)]
         no_neighbourhoods: bool,
+        /// Learned clauses carried across tasks in this shared folder (see grundy sat --lemmas).
+        #[arg(long, value_name = "DIR")]
+        lemmas: Option<PathBuf>,
         /// Run seeds A..B: one task per period and seed (see grundy sat --seed), so that an open
         /// period's search spreads over the array; `grundy merge` keeps every undecided run.
         #[arg(long, default_value = "0..0")]
@@ -580,7 +588,12 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
-    if let Some(dir) = &args.proof_dir {
+    if args.lemmas.is_some() && args.proof_dir.is_some() {
+        bail!(
+            "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
+        );
+    }
+    for dir in [&args.proof_dir, &args.lemmas].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     if args.all && range.start() != range.end() {
@@ -606,6 +619,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         proof_dir: args.proof_dir.clone(),
         seed: args.seed,
         neighbourhoods: !args.no_neighbourhoods,
+        lemma_dir: args.lemmas.clone(),
         ..Problem::from_prefix(&prefix)
     };
     if args.all {
@@ -1114,6 +1128,7 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             break_rotation,
             portfolio,
             no_neighbourhoods,
+            lemmas,
             seeds,
             submit,
         } => {
@@ -1145,6 +1160,12 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             }
             if no_neighbourhoods {
                 args.push("--no-neighbourhoods".into());
+            }
+            if let Some(dir) = lemmas {
+                // Tasks may start elsewhere: give them the folder as an absolute path.
+                let dir = std::path::absolute(&dir)
+                    .with_context(|| format!("cannot resolve {}", dir.display()))?;
+                args.extend(["--lemmas".to_string(), dir.display().to_string()]);
             }
             let grundy = submit
                 .grundy

@@ -547,8 +547,15 @@ fn the_portfolio_agrees_with_single_solvers() {
     for p in [5, 6, 7] {
         let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, p).unwrap();
         let alone = solve(SolverKind::Splr, &e.cnf, None).unwrap();
-        let together =
-            solve_portfolio(&e.cnf, Some(std::time::Duration::from_secs(60)), 3, 0, None).unwrap();
+        let together = solve_portfolio(
+            &e.cnf,
+            Some(std::time::Duration::from_secs(60)),
+            3,
+            0,
+            None,
+            None,
+        )
+        .unwrap();
         assert_eq!(
             matches!(alone, Answer::Sat(_)),
             matches!(together, Answer::Sat(_)),
@@ -759,6 +766,7 @@ fn bare_result(p: u64, s: grundy::sat::periods::Status) -> grundy::sat::periods:
         clauses: 0,
         timeout_seconds: None,
         proofs: Vec::new(),
+        lemmas: Vec::new(),
         seed: 0,
         earlier: Vec::new(),
     }
@@ -871,7 +879,7 @@ fn steered_cadical_answers_like_riley_and_its_models_check() {
     for (p, published) in riley().into_iter().filter(|(p, _)| *p <= 14) {
         let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
         let stop = AtomicBool::new(false);
-        let (answer, tally) = solve(&e, None, p as u64, pace, &stop).unwrap();
+        let (answer, tally) = solve(&e, None, p as u64, pace, &stop, None).unwrap();
         match answer {
             Answer::Sat(model) => {
                 assert!(published.is_some(), "p={p}: Riley excludes it");
@@ -968,4 +976,155 @@ fn sat_command_steers_cadical_unless_told_not_to() {
             .unwrap();
         }
     }
+}
+
+/// Whether `assignment` satisfies `clause` (DIMACS literals).
+fn satisfies(assignment: &[bool], clause: &[i32]) -> bool {
+    clause
+        .iter()
+        .any(|&l| assignment[l.unsigned_abs() as usize] == (l > 0))
+}
+
+#[test]
+fn learned_lemmas_hold_in_a_published_pattern_and_files_round_trip() {
+    use grundy::sat::lemmas::{Carry, LemmaStore};
+    use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
+    let rares = officers_rares();
+    let (p, pattern) = riley()
+        .into_iter()
+        .find_map(|(p, s)| s.filter(|_| p == 17).map(|s| (p, s)))
+        .unwrap();
+    let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+    let published = e.assignment_for(&pattern).unwrap();
+    assert_eq!(e.cnf.first_violated(&published), None);
+    // Whatever CaDiCaL learns is implied by the encoding, so Riley's pattern satisfies it.
+    let carry = Carry::new(Vec::new());
+    let run = CadicalRun {
+        carry: Some(&carry),
+        ..CadicalRun::default()
+    };
+    // Short clauses are few early on (about 20 a second on p = 17), hence ten seconds.
+    let timeout = Some(std::time::Duration::from_secs(10));
+    let answer = solve_cadical_with(&e.cnf, timeout, &run).unwrap();
+    assert!(!matches!(answer, Answer::Unsat));
+    let learned = carry.learned();
+    assert!(learned.len() >= 10, "only {} lemmas", learned.len());
+    for clause in &learned {
+        assert!(clause.len() <= grundy::sat::lemmas::MAX_LEN);
+        assert!(
+            satisfies(&published, clause),
+            "{clause:?} excludes Riley's pattern"
+        );
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = LemmaStore::new(dir.path(), "officers-p17-feasible", &e.cnf);
+    let kept = store.save(0, Vec::new(), learned.clone()).unwrap();
+    let distinct: std::collections::HashSet<Vec<i32>> = learned
+        .iter()
+        .map(|c| {
+            let mut c = c.clone();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    assert_eq!(kept, distinct.len());
+    let (all, own) = store.load(0).unwrap();
+    assert_eq!(
+        all.iter()
+            .cloned()
+            .collect::<std::collections::HashSet<_>>(),
+        distinct
+    );
+    assert_eq!(own.len(), kept);
+    // Another seed's file is read too, but only the seed's own file is its to keep.
+    let unit = vec![e.x(0, 0).max(1) * if published[e.x(0, 0) as usize] { 1 } else { -1 }];
+    store.save(1, Vec::new(), vec![unit.clone()]).unwrap();
+    let (all, own) = store.load(0).unwrap();
+    assert_eq!((all.len(), own.len()), (kept + 1, kept));
+    assert_eq!(all[0], unit, "shortest first");
+    // Another encoding does not see these files.
+    let other = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, 16).unwrap();
+    let (none, _) = LemmaStore::new(dir.path(), "officers-p17-feasible", &other.cnf)
+        .load(0)
+        .unwrap();
+    assert!(none.is_empty());
+    // A damaged file is an error naming it, never skipped.
+    let path = store.path(1);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let flipped = text.replacen(&format!("{} 0", unit[0]), &format!("{} 0", -unit[0]), 1);
+    assert_ne!(flipped, text);
+    std::fs::write(&path, flipped).unwrap();
+    let err = store.load(0).unwrap_err().to_string();
+    assert!(err.contains("seed1.lemmas") && err.contains("CRC"), "{err}");
+
+    // Given back to a solver, the lemmas leave the answer as it was: p = 12 is feasible.
+    let e12 = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, 12).unwrap();
+    let first = Carry::new(Vec::new());
+    let run = CadicalRun {
+        carry: Some(&first),
+        ..CadicalRun::default()
+    };
+    assert!(matches!(
+        solve_cadical_with(&e12.cnf, None, &run).unwrap(),
+        Answer::Sat(_)
+    ));
+    let again = Carry::new(first.learned());
+    let run = CadicalRun {
+        carry: Some(&again),
+        seed: 3,
+        ..CadicalRun::default()
+    };
+    let Answer::Sat(model) = solve_cadical_with(&e12.cnf, None, &run).unwrap() else {
+        panic!("p = 12 with carried lemmas is not SAT");
+    };
+    check_pattern(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &rares,
+        &e12.decode(&model),
+    )
+    .unwrap();
+}
+
+#[test]
+fn sat_command_carries_lemmas_from_run_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
+    let run = |seed: &str| {
+        let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["sat", "officers", "--periods", "17..17", "--timeout", "10"])
+            .args(["--local", "0", "--no-neighbourhoods", "--seed", seed])
+            .args(["--lemmas", lemmas.to_str().unwrap()])
+            .args(["--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let file: grundy::sat::periods::PeriodsFile =
+            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+        file.results[0].clone()
+    };
+    let first = run("0");
+    assert!(first.how.contains("lemmas carried"), "{}", first.how);
+    let note = &first.lemmas[0];
+    assert_eq!((note.question.as_str(), note.carried), ("feasible", 0));
+    assert!(note.kept > 0);
+    let second = run("1");
+    let again = &second.lemmas[0];
+    assert_eq!(
+        again.carried, note.kept,
+        "the second run starts with the first one's file"
+    );
+    assert!(again.file.ends_with("seed1.lemmas"), "{}", again.file);
+    assert_eq!(std::fs::read_dir(&lemmas).unwrap().count(), 2);
+    // A proof must start from the encoding alone.
+    let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["sat", "officers", "--periods", "27..27", "--timeout", "1"])
+        .args(["--lemmas", lemmas.to_str().unwrap()])
+        .args(["--proof-dir", dir.path().join("proofs").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert!(said.contains("--lemmas and --proof-dir"), "{said}");
 }

@@ -31,8 +31,9 @@ plain tabu thread.
 */
 
 use super::encode::PeriodEncoding;
+use super::lemmas::Carry;
 use super::local::Walk;
-use super::solve::{Answer, cadical_model, load_cadical};
+use super::solve::{Answer, cadical_model, carry_lemmas, load_cadical};
 use rustsat::solvers::{
     ControlSignal, LimitConflicts, Solve, SolveIncremental, SolverResult, Terminate,
 };
@@ -97,6 +98,7 @@ pub fn solve(
     seed: u64,
     pace: Pace,
     stop: &AtomicBool,
+    carry: Option<&Carry>,
 ) -> anyhow::Result<(Answer, Tally)> {
     let deadline = timeout.map(|t| Instant::now() + t);
     let late =
@@ -109,6 +111,9 @@ pub fn solve(
     let Some(mut solver) = load(e, &late)? else {
         return Ok((Answer::Timeout, tally));
     };
+    if let Some(carry) = carry {
+        carry_lemmas(&mut solver, carry)?;
+    }
     // The end of the current global call, besides the overall deadline and the stop flag.
     let round_end: Rc<Cell<Option<Instant>>> = Rc::new(Cell::new(None));
     let round_end_seen = Rc::clone(&round_end);
@@ -218,10 +223,10 @@ pub fn solve(
 }
 
 /// A CaDiCaL holding the clauses of `e`; `None` once `late`.
-fn load(
+fn load<'t, 'l>(
     e: &PeriodEncoding,
     late: &dyn Fn() -> bool,
-) -> anyhow::Result<Option<CaDiCaL<'static, 'static>>> {
+) -> anyhow::Result<Option<CaDiCaL<'t, 'l>>> {
     let mut solver = CaDiCaL::default();
     Ok(load_cadical(&mut solver, &e.cnf, late)?.then_some(solver))
 }

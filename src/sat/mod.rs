@@ -15,6 +15,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`solve`]: splr, varisat and CaDiCaL (through rustsat) behind one call, portfolios, proofs.
 - [`local`]: a tabu search for fixed points (finds patterns, proves nothing).
 - [`lns`]: one CaDiCaL steered by the tabu search's near misses (the default single solver).
+- [`lemmas`]: learned clauses carried from run to run of one question (long campaigns).
 - [`periods`]: the question per period (exclusion, lifting, races, primitive), results as JSON.
 - [`enumerate`]: every pattern of a period up to rotation.
 
@@ -24,6 +25,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 pub mod encode;
 pub mod enumerate;
 pub mod exclusions;
+pub mod lemmas;
 pub mod lns;
 pub mod local;
 pub mod periods;

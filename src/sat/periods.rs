@@ -67,6 +67,9 @@ pub struct PeriodResult {
     /// UNSAT certificates written for this `p` (with `--proof-dir`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proofs: Vec<super::solve::ProofNote>,
+    /// Learned clauses carried across runs for this `p` (with `--lemmas`), per solver call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lemmas: Vec<LemmaNote>,
     /// The run seed ([`Problem::seed`]); 0 in files written before seeds existed.
     #[serde(default)]
     pub seed: u64,
@@ -74,6 +77,18 @@ pub struct PeriodResult {
     /// effort an open period has had, so that a long campaign does not lose count.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<Attempt>,
+}
+
+/// Learned clauses one solver call started with and left behind ([`super::lemmas`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LemmaNote {
+    /// "feasible" or "primitive".
+    pub question: String,
+    /// Clauses from earlier runs (every seed's file) added to the encoding.
+    pub carried: usize,
+    /// Clauses in this run's file afterwards.
+    pub kept: usize,
+    pub file: String,
 }
 
 /// A run that left a period undecided: enough to say how much was tried, and with which seed.
@@ -114,6 +129,10 @@ pub enum PeriodError {
     Encode(#[from] EncodeError),
     #[error(transparent)]
     Solve(#[from] SolveError),
+    #[error(transparent)]
+    Lemmas(#[from] super::lemmas::LemmaError),
+    #[error(transparent)]
+    Write(#[from] crate::io::WriteError),
     #[error("local search found a checked pattern of period {p}, but the solver said UNSAT")]
     Disagree { p: u64 },
     #[error("solver {solver} returned a model for p = {p} that fails the witness check: {error}")]
@@ -151,6 +170,9 @@ pub struct Problem {
     /// A single CaDiCaL (no portfolio, no proof) runs steered by tabu near misses
     /// ([`super::lns`]); `false`: CaDiCaL alone.
     pub neighbourhoods: bool,
+    /// Carry learned clauses across runs in this folder ([`super::lemmas`]); CaDiCaL only, never
+    /// with a proof to write.
+    pub lemma_dir: Option<std::path::PathBuf>,
 }
 
 /// Minimal period of a cyclic pattern.
@@ -182,6 +204,7 @@ impl Problem {
             proof_dir: None,
             seed: 0,
             neighbourhoods: true,
+            lemma_dir: None,
         }
     }
 
@@ -216,6 +239,7 @@ impl Problem {
             clauses: 0,
             timeout_seconds: timeout.map(|t| t.as_secs_f64()),
             proofs: Vec::new(),
+            lemmas: Vec::new(),
             seed: self.seed,
             earlier: Vec::new(),
         };
@@ -321,6 +345,9 @@ impl Problem {
         if self.portfolio > 1 {
             parts.push(format!("portfolio of {}", self.portfolio));
         }
+        if self.carries(solver) {
+            parts.push("lemmas carried across runs".to_string());
+        }
         if self.local_search != Some(Duration::ZERO) {
             let threads = self.local_threads;
             let plural = if threads == 1 { "" } else { "s" };
@@ -339,6 +366,11 @@ impl Problem {
             && self.neighbourhoods
             && self.portfolio == 1
             && self.proof_dir.is_none()
+    }
+
+    /// Whether a solver call adds and keeps learned clauses ([`super::lemmas`]).
+    fn carries(&self, solver: SolverKind) -> bool {
+        solver == SolverKind::Cadical && self.proof_dir.is_none() && self.lemma_dir.is_some()
     }
 
     /// Local search ([`super::local`]) for a pattern of period `p` whose bytes `accept` takes,
@@ -428,8 +460,9 @@ impl Problem {
     }
 
     /// One solver call: with a certificate when a proof folder is set, the portfolio when asked
-    /// for (CaDiCaL only), CaDiCaL steered by near misses unless switched off, else `solver`. A certificate is noted in `result`. CaDiCaL (alone or
-    /// in a portfolio, without a proof) ends early when `stop` is raised, answering `Timeout`.
+    /// for (CaDiCaL only), CaDiCaL steered by near misses unless switched off, else `solver`. A
+    /// certificate is noted in `result`, and so are lemmas carried. CaDiCaL (alone or in a
+    /// portfolio, without a proof) ends early when `stop` is raised, answering `Timeout`.
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -440,39 +473,69 @@ impl Problem {
         question: &str,
         result: &mut PeriodResult,
         stop: &AtomicBool,
-    ) -> Result<Answer, SolveError> {
+    ) -> Result<Answer, PeriodError> {
         let cnf = &e.cnf;
+        let name = format!("{}-p{p}-{question}", self.game.slug());
         if let Some(dir) = &self.proof_dir {
-            let stem = dir.join(format!("{}-p{p}-{question}", self.game.slug()));
-            let (answer, note) = super::solve::solve_with_proof(solver, cnf, timeout, &stem)?;
+            let (answer, note) =
+                super::solve::solve_with_proof(solver, cnf, timeout, &dir.join(name))?;
             result.proofs.extend(note);
             return Ok(answer);
         }
+        let Some(dir) = self.lemma_dir.as_ref().filter(|_| self.carries(solver)) else {
+            return Ok(self.solve_carrying(solver, e, timeout, p, stop, None)?);
+        };
+        // Every seed's file in, this seed's file out (see super::lemmas for why).
+        let store = super::lemmas::LemmaStore::new(dir, &name, cnf);
+        let (given, own) = store.load(self.seed)?;
+        let carry = super::lemmas::Carry::new(given);
+        let answer = self.solve_carrying(solver, e, timeout, p, stop, Some(&carry));
+        let kept = store.save(self.seed, own, carry.learned())?;
+        result.lemmas.push(LemmaNote {
+            question: question.to_string(),
+            carried: carry.given.len(),
+            kept,
+            file: store.path(self.seed).display().to_string(),
+        });
+        Ok(answer?)
+    }
+
+    /// [`Self::solve`] without a proof: `carry` (CaDiCaL only) gives clauses and takes lemmas.
+    fn solve_carrying(
+        &self,
+        solver: SolverKind,
+        e: &PeriodEncoding,
+        timeout: Option<Duration>,
+        p: u64,
+        stop: &AtomicBool,
+        carry: Option<&super::lemmas::Carry>,
+    ) -> Result<Answer, SolveError> {
+        let cnf = &e.cnf;
+        let failed = |err: anyhow::Error| SolveError {
+            solver: solver.name(),
+            reason: err.to_string(),
+        };
         match solver {
             SolverKind::Cadical if self.portfolio > 1 => {
                 let first_seed = (self.seed as u32).wrapping_mul(self.portfolio as u32);
-                super::solve::solve_portfolio(cnf, timeout, self.portfolio, first_seed, Some(stop))
+                let copies = self.portfolio;
+                super::solve::solve_portfolio(cnf, timeout, copies, first_seed, Some(stop), carry)
             }
             SolverKind::Cadical if self.steered(solver) => {
                 let pace = super::lns::Pace::for_period(e.p);
                 let seed = self.local_seed(0x6c6e_7300 ^ p);
-                super::lns::solve(e, timeout, seed, pace, stop)
+                super::lns::solve(e, timeout, seed, pace, stop, carry)
                     .map(|(answer, _)| answer)
-                    .map_err(|err| SolveError {
-                        solver: solver.name(),
-                        reason: err.to_string(),
-                    })
+                    .map_err(failed)
             }
             SolverKind::Cadical => {
                 let run = CadicalRun {
                     seed: self.seed as u32,
                     stop: Some(stop),
+                    carry,
                     ..CadicalRun::default()
                 };
-                solve_cadical_with(cnf, timeout, &run).map_err(|e| SolveError {
-                    solver: solver.name(),
-                    reason: e.to_string(),
-                })
+                solve_cadical_with(cnf, timeout, &run).map_err(failed)
             }
             _ => solve(solver, cnf, timeout),
         }

@@ -81,6 +81,8 @@ pub struct CadicalRun<'a> {
     pub proof: Option<&'a std::path::Path>,
     /// CaDiCaL options set after the preset (name, value), for experiments.
     pub options: &'a [(&'a str, i32)],
+    /// Clauses learned by earlier runs to add, and where to keep what this run learns.
+    pub carry: Option<&'a super::lemmas::Carry>,
 }
 
 fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer> {
@@ -117,6 +119,9 @@ pub fn solve_cadical_with(
     let stopped = move || stop.is_some_and(|s| s.load(Ordering::Relaxed));
     if !load_cadical(&mut solver, cnf, &stopped)? {
         return Ok(Answer::Timeout);
+    }
+    if let Some(carry) = run.carry {
+        carry_lemmas(&mut solver, carry)?;
     }
     if deadline.is_some() || stop.is_some() {
         solver.attach_terminator(move || {
@@ -161,6 +166,27 @@ pub(crate) fn load_cadical(
     Ok(true)
 }
 
+/// Adds the clauses `carry` was given to `solver` and sends it what `solver` learns.
+pub(crate) fn carry_lemmas<'a>(
+    solver: &mut rustsat_cadical::CaDiCaL<'_, 'a>,
+    carry: &'a super::lemmas::Carry,
+) -> anyhow::Result<()> {
+    use rustsat::solvers::{Learn, Solve};
+    use rustsat::types::{Clause, Lit};
+    for lemma in &carry.given {
+        let clause: Clause = lemma
+            .iter()
+            .map(|&l| Lit::from_ipasir(l))
+            .collect::<Result<_, _>>()?;
+        solver.add_clause(clause)?;
+    }
+    solver.attach_learner(
+        move |clause: Clause| carry.learn(clause.iter().map(|l| l.to_ipasir()).collect()),
+        super::lemmas::MAX_LEN,
+    );
+    Ok(())
+}
+
 /// The model of a CaDiCaL that just answered SAT, indexed by variable as [`Answer::Sat`] wants.
 pub(crate) fn cadical_model(
     solver: &rustsat_cadical::CaDiCaL<'_, '_>,
@@ -189,6 +215,7 @@ pub fn solve_portfolio(
     copies: usize,
     first_seed: u32,
     stop: Option<&std::sync::atomic::AtomicBool>,
+    carry: Option<&super::lemmas::Carry>,
 ) -> Result<Answer, SolveError> {
     use std::sync::atomic::{AtomicBool, Ordering};
     let fail = |reason: String| SolveError {
@@ -207,6 +234,7 @@ pub fn solve_portfolio(
                         stop: Some(stop),
                         proof: None,
                         options: &[],
+                        carry,
                     };
                     let answer = solve_cadical_with(cnf, timeout, &run);
                     if matches!(answer, Ok(Answer::Sat(_) | Answer::Unsat)) {
