@@ -2,12 +2,12 @@
 //! learned? `cargo run --release --example lemma_probe -- P SEED FIXED FIRST_S MAXLEN MODE`:
 //! a 2-s tabu walk (seed) gives a near miss; FIXED random residues are fixed to it (units), which
 //! makes a cube of the period question. MODE `a`: one run to the end (cap 600 s). `b`: a run of
-//! FIRST_S s keeping learned clauses of at most MAXLEN literals, then a fresh solver with them.
+//! FIRST_S s (or `kN`: N conflicts) keeping learned clauses of at most MAXLEN literals, then a fresh solver with them.
 //! `c`: the same restart without them. `n`: the first run only, lemmas counted by length.
 use grundy::sat::encode::PeriodEncoding;
 use grundy::sat::local::Walk;
 use grundy::{ExactGenerator, Game};
-use rustsat::solvers::{ControlSignal, Learn, Solve, SolverResult, Terminate};
+use rustsat::solvers::{ControlSignal, Learn, LimitConflicts, Solve, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit};
 use rustsat_cadical::CaDiCaL;
 use std::sync::atomic::AtomicBool;
@@ -42,7 +42,11 @@ fn main() {
     let p: usize = args[1].parse().unwrap();
     let seed: u64 = args[2].parse().unwrap();
     let fixed: usize = args[3].parse().unwrap();
-    let first: f64 = args[4].parse().unwrap();
+    // FIRST: seconds, or `kN`: N conflicts (a cut point that does not depend on the machine's load).
+    let (first, first_conflicts): (f64, Option<u32>) = match args[4].strip_prefix('k') {
+        Some(n) => (1e9, Some(n.parse().unwrap())),
+        None => (args[4].parse().unwrap(), None),
+    };
     let max_len: usize = args[5].parse().unwrap();
     let mode = args[6].as_str();
     let mut g = ExactGenerator::new(&Game::officers());
@@ -91,6 +95,7 @@ fn main() {
                 },
                 max_len,
             );
+            solver.limit_conflicts(first_conflicts).unwrap();
             let (r1, t1) = run(&mut solver, first);
             drop(solver);
             let lemmas = kept.lock().unwrap().clone();

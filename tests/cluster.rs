@@ -211,6 +211,7 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
         s(&local),
     ]);
     let work = dir.path().join("work");
+    let lemmas = dir.path().join("lemmas");
     ok(&[
         "slurm",
         "sat",
@@ -222,14 +223,20 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
         "--local-threads",
         "2",
         "--no-neighbourhoods",
+        "--lemmas",
+        s(&lemmas),
         "--work",
         s(&work),
         "--run-here",
     ]);
-    // The tasks ran CaDiCaL alone, the local run steered: the same statuses either way.
+    // The tasks ran CaDiCaL alone (carrying lemmas), the local run steered: the same statuses.
     let manifest = std::fs::read_to_string(work.join("manifest.json")).unwrap();
     assert!(manifest.contains("--local-threads"), "{manifest}");
     assert!(manifest.contains("--no-neighbourhoods"), "{manifest}");
+    assert!(
+        manifest.contains("--lemmas") && manifest.contains(s(&lemmas)),
+        "{manifest}"
+    );
     let out = dir.path().join("merged.json");
     std::fs::copy(&local, &out).unwrap();
     ok(&["merge", s(&work), "--out", s(&out)]);

@@ -385,6 +385,13 @@ fn sat_command_counts_the_runs_an_open_period_has_had() {
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
     let r = &file.results[0];
     assert_eq!((r.seed, r.earlier.len(), r.earlier[0].seed), (1, 1, 0));
+    // An open period was searched, not solved.
+    assert!(r.how.starts_with("searched"), "{}", r.how);
+    assert!(
+        r.earlier[0].how.starts_with("searched"),
+        "{}",
+        r.earlier[0].how
+    );
 }
 
 #[test]

@@ -5,8 +5,12 @@ A CaDiCaL run that times out throws its search away. For an open period a campai
 runs (one per Slurm job, one per seed), so each keeps the short clauses it learned in a file and
 the next run on the same encoding starts with them. Measured on a cube of Officers p = 27 (three
 residues fixed, UNSAT in 303 s in one run): cut after 100 s and restarted, the restart with the
-90 thousand learned clauses of at most 8 literals needed 225 s more, without them 284 s
-(`examples/lemma_probe.rs`).
+90 thousand learned clauses of at most 8 literals needed 225 s more, without them 284 s; cut after
+150 thousand conflicts, 326 s against 351 s, within the machine's noise (the same deterministic
+search took 284-351 s); a second cube ran past 600 s both ways (`examples/lemma_probe.rs`). A
+likely gain, not an established one. On the whole question
+short clauses come slowly (p = 27: about 950 in the first minute), and what they are worth there
+is not measured.
 
 Invariants:
 - A learned clause is implied by the clauses CaDiCaL was given (conflict analysis resolves

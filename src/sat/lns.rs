@@ -18,12 +18,14 @@ without assumptions answers the whole question: UNSAT there is UNSAT (local sear
 anything), and every SAT answer, neighbourhood or not, is a model of the full encoding (extra
 clauses, such as forbidden smaller periods, included). The caller still witness-checks it.
 
-Measured (Officers p = 17, which the tabu search alone never finds; one thread each,
-`cargo run --release --example lns_probe -- 90 SEED 17`): twelve seeds took 5.7-60 s and two ran
-past 60 and 90 s, median about 29 s, most found by a neighbourhood; CaDiCaL alone
-(`cargo run --release --example cdcl_probe -- SEED 120 17`, six seeds) took 18.0-50.7 s, median
-21.5 s. So no clear gain in time on 17 (a first sample of six seeds, mean 10.7 s, was luck); the
-time of a seed swings with where a 2-s burst happens to stand. It stays the default because it
+Measured (Officers p = 17, which the tabu search alone never finds; one thread each). Thirty
+paired seeds, both arms of a seed at the same time (`cargo run --release --example lns_probe --
+120 SEED 17` against `cargo run --release --example cdcl_probe -- SEED 120 17`, seeds 101-130,
+`results/officers/steered-vs-plain-p17.tsv`): steered 4.7-86.1 s, median 17.8 s, mean 25.2 s;
+CaDiCaL alone 10.2-47.5 s, median 21.3 s, mean 22.9 s; steered sooner on 19 of 30 seeds (a sign
+test gives p of about 0.2). So no clear gain: a lower median bought with a heavier tail (the
+time of a seed swings with where a 2-s burst happens to stand; an earlier twelve-seed sample had
+median about 29 s, an earlier six-seed one mean 10.7 s). It stays the default because it
 searches where neither the walk nor plain CDCL goes, at no measured cost, and UNSAT answers are
 unchanged. p = 23: 1 seed of 6 within 60 s, against 2 of 6 for the tabu search alone: the
 neighbourhoods cost walk time where the walk does land, so [`super::periods`] runs this beside a

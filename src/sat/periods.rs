@@ -57,7 +57,8 @@ pub struct PeriodResult {
     pub pattern: Option<Vec<Value>>,
     /// Minimal period of `pattern`.
     pub pattern_period: Option<u64>,
-    /// How it was decided: "excluded: p divides l + 1 = ...", "lifted from d", "solved".
+    /// How it was decided: "excluded: p divides l + 1 = ...", "lifted from d", "solved"; or
+    /// "searched" for a solver that ran out of time.
     pub how: String,
     pub solver: Option<SolverKind>,
     pub seconds: f64,
@@ -183,6 +184,15 @@ pub fn minimal_period<T: PartialEq>(s: &[T]) -> usize {
         .unwrap_or(p)
 }
 
+/// "solved" for a solver's answer, "searched" for a timeout (an open period was not solved).
+fn solved_or_searched(answer: &Found) -> &'static str {
+    if *answer == Err(Status::Timeout) {
+        "searched"
+    } else {
+        "solved"
+    }
+}
+
 fn primes_dividing(p: usize) -> Vec<usize> {
     (2..=p)
         .filter(|&q| p.is_multiple_of(q) && (2..q).all(|k| !q.is_multiple_of(k)))
@@ -272,7 +282,7 @@ impl Problem {
             result.how = if by_local {
                 "local search".into()
             } else {
-                format!("solved{}", self.setup(solver))
+                format!("{}{}", solved_or_searched(&answer), self.setup(solver))
             };
             match answer {
                 Ok(pattern) => {
@@ -316,7 +326,8 @@ impl Problem {
         if by_local {
             result.how += ", primitive by local search";
         } else {
-            result.how += &format!(", primitive solved{}", self.setup(solver));
+            let verb = solved_or_searched(&answer);
+            result.how += &format!(", primitive {verb}{}", self.setup(solver));
             result.solver = Some(solver);
         }
         match answer {
