@@ -13,6 +13,7 @@ Modules, one job each:
 - [`plot`]: figures (SVG and PNG) from the files the other commands write.
 - [`run`]: long runs: speculate, verify, roll back, checkpoint.
 - [`progress`]: progress bars on a terminal, plain lines in a pipe.
+- [`interrupt`]: SIGINT and SIGTERM as a request to stop early and keep what was computed.
 
 ```
 use grundy::{ExactGenerator, Game};
@@ -30,6 +31,7 @@ assert_eq!(officers.to_string(), ".6");
 pub mod bench;
 pub mod cluster;
 pub mod game;
+pub mod interrupt;
 pub mod io;
 pub mod period;
 pub mod plot;

@@ -1,6 +1,6 @@
 //! `grundy`: the command line. It parses arguments and calls the library; no algorithm lives here.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -607,6 +607,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         };
         PathBuf::from(format!("results/{}/{name}", game.slug()))
     });
+    grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
     let prefix = exact_prefix(&game, args.values as usize)?;
     let problem = Problem {
         local_search: args
@@ -641,17 +642,22 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
             found.classes.len(),
             if found.complete {
                 ", all of them"
+            } else if grundy::interrupt::requested() {
+                " (interrupted: a lower bound)"
             } else {
-                " (stopped at the limit: a lower bound)"
+                " (stopped at --timeout or --limit: a lower bound)"
             },
             found.seconds,
             found.solver_calls,
             found.by_minimal_period,
             out.display()
         );
+        if grundy::interrupt::requested() {
+            return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
+        }
         return Ok(ExitCode::SUCCESS);
     }
-    let mut file = if out.exists() {
+    let file = if out.exists() {
         let text = std::fs::read_to_string(&out)
             .with_context(|| format!("cannot read {}", out.display()))?;
         serde_json::from_str::<PeriodsFile>(&text)
@@ -673,18 +679,30 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     let total = range.clone().count() as u64;
     let progress = std::sync::Mutex::new(Progress::new(total, "sat").counting("periods"));
     let done = std::sync::atomic::AtomicU64::new(0);
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    // Each period goes into the file as it ends: a failure, a kill or a stop request later on
+    // loses nothing already decided.
+    let known = file.clone();
+    let file = std::sync::Mutex::new(file);
     let results = decide_all(
         &problem,
         range,
         args.solver,
         Some(timeout),
         args.jobs,
-        &file,
+        &known,
         &|r| {
             let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             if let Ok(mut p) = progress.lock() {
                 p.set_with(n, &format!("p={} {:?}", r.p, r.feasible));
             }
+            let mut file = file
+                .lock()
+                .expect("no panic while the periods file is held");
+            file.merge(vec![r.clone()]);
+            Ok(write_periods(&file, &out)?)
         },
     )?;
     if let Ok(p) = progress.lock() {
@@ -693,10 +711,15 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     for r in &results {
         println!("{}", period_line(r, true));
     }
-    let ran: Vec<u64> = results.iter().map(|r| r.p).collect();
-    file.merge(results);
+    let file = file
+        .into_inner()
+        .expect("no panic while the periods file is held");
     // An open period's campaign so far, as the file now records it.
-    for r in file.results.iter().filter(|r| ran.contains(&r.p)) {
+    for r in file
+        .results
+        .iter()
+        .filter(|r| results.iter().any(|x| x.p == r.p))
+    {
         if r.is_open() && !r.earlier.is_empty() {
             let (runs, seconds) = (r.earlier.len() + 1, r.campaign_seconds());
             println!(
@@ -705,12 +728,26 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
             );
         }
     }
-    let json = serde_json::to_string_pretty(&file)? + "\n";
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    if grundy::interrupt::requested() {
+        eprintln!(
+            "grundy: interrupted: {} of {total} periods ended and are in {} (the rest not started)",
+            results.len(),
+            out.display()
+        );
+        return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
-    write_output(Some(&out), |w| w.write_all(json.as_bytes()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the periods file atomically.
+fn write_periods(
+    file: &grundy::sat::periods::PeriodsFile,
+    out: &Path,
+) -> Result<(), grundy::io::WriteError> {
+    write_output(Some(out), |w| {
+        serde_json::to_writer_pretty(&mut *w, file).map_err(std::io::Error::other)?;
+        w.write_all(b"\n")
+    })
 }
 
 /// The text summary of `grundy run`.
@@ -852,11 +889,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             config.speculate_from = speculate_from;
             config.chunk = chunk.max(1) as usize;
             config.block = block.max(8);
+            let checkpoint_path = checkpoint.clone();
             config.checkpoint = checkpoint;
             config.resume = resume;
             config.checkpoint_every = std::time::Duration::from_secs_f64(checkpoint_every);
             config.memory = memory.max(1) as usize;
             config.spill_dir = spill_dir;
+            grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
             let mut progress = Progress::new(to, "run");
             let (report, values) = grundy::run::run(config, &mut |p| {
                 progress.set_with(
@@ -877,6 +916,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 })?;
             }
             print!("{}", render_run(&report));
+            if report.interrupted {
+                let resume = match &checkpoint_path {
+                    Some(c) => format!("{} holds them; add --resume to go on", c.display()),
+                    None => "no --checkpoint was given, so a new run starts over".into(),
+                };
+                eprintln!(
+                    "grundy: interrupted at {} of {to} values: {resume}",
+                    report.values
+                );
+                return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
+            }
         }
         Command::Verify {
             values,
@@ -1005,7 +1055,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Some(std::time::Duration::from_secs_f64(timeout)),
                 jobs,
                 &PeriodsFile::new(&problem),
-                &|_| {},
+                &|_| Ok(()),
             )?;
             let report = bench::SatBench::new(
                 &results,

@@ -125,6 +125,10 @@ pub struct RunReport {
     pub period_candidates_refuted: u64,
     pub hash_collisions: u64,
     pub stats: Stats,
+    /// Stopped short of `--to` by a stop request ([`crate::interrupt`]); the checkpoint, if
+    /// any, holds everything up to `values`.
+    #[serde(default)]
+    pub interrupted: bool,
 }
 
 /// Why a run stopped early. Everything already saved stays saved.
@@ -217,7 +221,12 @@ pub fn run(
     let mut engine = Engine::start(config)?;
     engine.save(started)?; // the exact prefix is worth keeping at once
     let mut last_save = Instant::now();
+    let mut interrupted = false;
     while (engine.history.len() as u64) < engine.config.to {
+        if crate::interrupt::requested() {
+            interrupted = true; // the checkpoint below keeps every value so far
+            break;
+        }
         pool.install(|| engine.round())?;
         if engine.config.period_search && engine.search_period() {
             break;
@@ -234,7 +243,9 @@ pub fn run(
         });
     }
     engine.save(started)?;
-    Ok(engine.finish(started))
+    let (mut report, history) = engine.finish(started);
+    report.interrupted = interrupted;
+    Ok((report, history))
 }
 
 impl Engine {
@@ -711,6 +722,7 @@ impl Engine {
             period_candidates_refuted: self.refuted,
             hash_collisions: self.search.collisions,
             stats,
+            interrupted: false,
         };
         (report, self.history)
     }

@@ -466,3 +466,63 @@ fn verify_command_checks_a_dump_and_names_a_wrong_value() {
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stderr).contains("CRC"));
 }
+
+/// Sends `signal` (a name `kill` knows: TERM, INT) to a child process.
+pub fn send_signal(child: &std::process::Child, signal: &str) {
+    let sent = Command::new("kill")
+        .args([format!("-{signal}"), child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -{signal} failed");
+}
+
+#[test]
+fn a_stop_request_checkpoints_every_value_and_exits_130() {
+    // Checkpoints every 1000 s: without the stop request's own save, the checkpoint would hold
+    // the exact prefix (2^16 values) only.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.ckpt");
+    let mut args = run_args(&path, "2^30");
+    let every = args.iter().position(|a| a == "--checkpoint-every").unwrap();
+    args[every + 1] = "1000".into();
+    let child = grundy()
+        .args(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !path.exists() && started.elapsed() < Duration::from_secs(120) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    std::thread::sleep(Duration::from_millis(1500));
+    send_signal(&child, "INT");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("interrupted at") && stderr.contains("--resume"),
+        "{stderr}"
+    );
+    let reported: u64 = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("values "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .expect("a values line");
+    let json = std::fs::read_to_string(&path).unwrap();
+    let head: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    let saved = head["values"].as_u64().unwrap();
+    assert_eq!(saved, reported);
+    assert!(saved > 1 << 16, "only the exact prefix was saved ({saved})");
+    // What was saved is right: the values file against mvr's published values.
+    let bytes = std::fs::read(dir.path().join("run.ckpt.values")).unwrap();
+    let reference = crate::shared::officers_reference_values();
+    let saved_values: Vec<u16> = bytes
+        .chunks_exact(2)
+        .take(reference.len())
+        .map(|b| u16::from_le_bytes([b[0], b[1]]))
+        .collect();
+    assert!(saved_values == reference[..saved_values.len()]);
+    assert!(saved_values.len() == reference.len().min(saved as usize));
+}

@@ -252,7 +252,7 @@ fn statuses_up_to_12_equal_rileys(problem: &grundy::sat::periods::Problem) {
         timeout,
         2,
         &file,
-        &|_| {},
+        &|_| Ok(()),
     )
     .unwrap();
     for ((p, published), r) in riley().into_iter().take(12).zip(&results) {
@@ -1134,4 +1134,101 @@ fn sat_command_carries_lemmas_from_run_to_run() {
     assert!(!o.status.success());
     let said = String::from_utf8_lossy(&o.stderr);
     assert!(said.contains("--lemmas and --proof-dir"), "{said}");
+}
+
+#[test]
+fn a_stop_request_keeps_decided_periods_and_the_lemmas_of_the_open_one() {
+    use grundy::sat::periods::{PeriodsFile, Status};
+    let dir = tempfile::tempdir().unwrap();
+    let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
+    let read = || -> Option<PeriodsFile> {
+        serde_json::from_str(&std::fs::read_to_string(&out).ok()?).ok()
+    };
+    // 25 is excluded, 26 found by local search in seconds, 27 open for hours; 28 never starts.
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["sat", "officers", "--periods", "25..28", "--timeout", "600"])
+        .args(["--lemmas", lemmas.to_str().unwrap()])
+        .args(["--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !read().is_some_and(|f| f.results.iter().any(|r| r.p == 26)) {
+        assert!(started.elapsed().as_secs() < 300, "p = 26 not written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_secs(3)); // 27 is running
+    crate::engine::send_signal(&child, "TERM");
+    let o = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(130), "{said}");
+    assert!(said.contains("interrupted: 3 of 4 periods"), "{said}");
+    let file = read().unwrap();
+    let ps: Vec<u64> = file.results.iter().map(|r| r.p).collect();
+    assert_eq!(ps, [25, 26, 27], "28 never started");
+    // The decided ones agree with Riley: 25 excluded, 26 a pattern the witness check accepts.
+    let published = riley();
+    assert!(published[24].1.is_none() && file.results[0].feasible == Status::Excluded);
+    assert!(published[25].1.is_some() && file.results[1].feasible == Status::Sat);
+    let pattern = file.results[1].pattern.as_ref().unwrap();
+    check_pattern(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &officers_rares(),
+        pattern,
+    )
+    .unwrap();
+    // The open one says it was cut short, well before its time limit, and kept its lemmas.
+    let open = &file.results[2];
+    assert_eq!(open.feasible, Status::Timeout);
+    assert!(open.how.ends_with(", interrupted"), "{}", open.how);
+    assert!(open.seconds < 300.0, "{}", open.seconds);
+    let kept = std::path::Path::new(&open.lemmas[0].file);
+    let header = std::fs::read_to_string(kept).unwrap();
+    assert!(header.starts_with("c grundy lemmas"), "{header}");
+}
+
+#[test]
+fn a_failing_period_loses_none_decided_before_it() {
+    use grundy::sat::periods::PeriodsFile;
+    let dir = tempfile::tempdir().unwrap();
+    let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
+    let sat = |periods: &str, timeout: &str| {
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args([
+                "sat",
+                "officers",
+                "--periods",
+                periods,
+                "--timeout",
+                timeout,
+            ])
+            .args(["--lemmas", lemmas.to_str().unwrap()])
+            .args(["--out", out.to_str().unwrap()])
+            .output()
+            .unwrap()
+    };
+    // A first short run of 27 leaves a lemma file; damaged, it makes the next run of 27 fail.
+    assert!(sat("27..27", "1").status.success());
+    std::fs::remove_file(&out).unwrap();
+    let file = std::fs::read_dir(&lemmas)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("count ", "count 1")).unwrap();
+    let o = sat("25..27", "600");
+    let said = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{said}");
+    assert!(
+        said.contains(file.file_name().unwrap().to_str().unwrap()),
+        "{said}"
+    );
+    // 25 and 26 ended before 27 failed, and are in the file.
+    let kept: PeriodsFile = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let ps: Vec<u64> = kept.results.iter().map(|r| r.p).collect();
+    assert_eq!(ps, [25, 26]);
 }

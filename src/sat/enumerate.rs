@@ -82,16 +82,16 @@ pub fn enumerate(
     for clause in cnf.clauses() {
         add(&mut solver, clause).map_err(solve_error)?;
     }
-    if let Some(limit) = timeout {
-        let deadline = started + limit;
-        solver.attach_terminator(move || {
-            if Instant::now() >= deadline {
-                ControlSignal::Terminate
-            } else {
-                ControlSignal::Continue
-            }
-        });
-    }
+    // Ends at the deadline or on a stop request (crate::interrupt): either way the classes
+    // found so far are a lower bound and are kept.
+    let deadline = timeout.map(|limit| started + limit);
+    solver.attach_terminator(move || {
+        if deadline.is_some_and(|d| Instant::now() >= d) || crate::interrupt::requested() {
+            ControlSignal::Terminate
+        } else {
+            ControlSignal::Continue
+        }
+    });
     let mut classes = Vec::new();
     let mut complete = false;
     let mut calls = 0;

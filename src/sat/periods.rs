@@ -301,6 +301,10 @@ impl Problem {
             result.primitive = self.primitive(p, solver, timeout, &mut result)?;
         }
         result.seconds = started.elapsed().as_secs_f64();
+        if result.is_open() && crate::interrupt::requested() {
+            // Stopped before its time limit: the seconds say how far it got.
+            result.how.push_str(", interrupted");
+        }
         Ok(result)
     }
 
@@ -405,6 +409,8 @@ impl Problem {
         let threads = self.local_threads;
         let stop = AtomicBool::new(false);
         let (found, solved) = std::thread::scope(|scope| {
+            // A stop request (SIGINT, SIGTERM) ends both sides as a timeout would.
+            scope.spawn(|| crate::interrupt::relay(&stop));
             let local = (!budget.is_zero()).then(|| {
                 let (shifts, stop) = (&shifts, &stop);
                 scope.spawn(move || {
@@ -630,10 +636,13 @@ impl PeriodsFile {
 }
 
 /// Decides every period of `periods` on `jobs` threads, lifting from patterns already known
-/// (from `file` or from this run). `progress(done, result)` after each period.
+/// (from `file` or from this run). `record(result)` runs as each period ends, so that a caller
+/// can save it at once (a later failure or a kill then loses nothing already decided); an error
+/// from it ends the run. After a stop request ([`crate::interrupt`]) periods not yet started
+/// are left out of the answer, and those running end as "searched ..., interrupted".
 ///
 /// # Errors
-/// The first [`PeriodError`].
+/// The first [`PeriodError`], from a period or from `record`.
 pub fn decide_all(
     problem: &Problem,
     periods: std::ops::RangeInclusive<u64>,
@@ -641,7 +650,7 @@ pub fn decide_all(
     timeout: Option<Duration>,
     jobs: usize,
     file: &PeriodsFile,
-    progress: &(dyn Fn(&PeriodResult) + Sync),
+    record: &(dyn Fn(&PeriodResult) -> Result<(), PeriodError> + Sync),
 ) -> Result<Vec<PeriodResult>, PeriodError> {
     use rayon::prelude::*;
     let found = std::sync::Mutex::new(Vec::<(u64, Vec<Value>)>::new());
@@ -665,13 +674,17 @@ pub fn decide_all(
             .par_iter()
             .with_max_len(1)
             .map(|&p| {
+                if crate::interrupt::requested() {
+                    return Ok(None);
+                }
                 let r = problem.decide(p, solver, timeout, &known)?;
                 if let (Status::Sat, Some(s), Ok(mut f)) = (r.feasible, &r.pattern, found.lock()) {
                     f.push((p, s.clone()));
                 }
-                progress(&r);
-                Ok(r)
+                record(&r)?;
+                Ok(Some(r))
             })
-            .collect()
+            .collect::<Result<Vec<_>, _>>()
+            .map(|results| results.into_iter().flatten().collect())
     })
 }

@@ -1,0 +1,58 @@
+/*!
+A request to stop early: SIGINT (Ctrl-C) or SIGTERM, once [`install`] has been called.
+
+Why: long work killed outright loses what it holds only in memory. A `grundy sat` campaign
+holds the learned clauses of its CaDiCaL calls and the answers of the periods it has finished;
+a `grundy run` holds up to one checkpoint interval of values. Slurm sends SIGTERM at a job's
+time limit and kills some 30 s later (`KillWait`), and a user at a terminal presses Ctrl-C. With
+the request up, long work ends as it would at its own time limit: `grundy sat` stops its solvers
+and local searches (the period says "searched ..., interrupted"), writes its lemma files and
+merges what it has into the periods file; `grundy run` writes its checkpoint. A second signal
+ends the process at once with exit status 130, for a graceful stop that hangs.
+
+Invariant: the library only reads the flag. Only the binary installs the handlers, so a program
+or test using the library keeps the default behaviour of these signals unless it opts in.
+*/
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// Up once a handled signal has arrived; never lowered.
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// The exit status of a run that stopped because it was asked to (128 + SIGINT, as shells do).
+pub const EXIT_STATUS: u8 = 130;
+
+/// Handles SIGINT and SIGTERM from now on: the first raises the request, a second exits at once.
+///
+/// # Errors
+/// The operating system refused to install a handler.
+pub fn install() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    for signal in [SIGINT, SIGTERM] {
+        // Order matters: the shutdown runs first and fires only if the request is already up,
+        // that is on the second signal.
+        signal_hook::flag::register_conditional_shutdown(signal, EXIT_STATUS.into(), &REQUESTED)?;
+        signal_hook::flag::register(signal, &REQUESTED)?;
+    }
+    Ok(())
+}
+
+/// Whether a stop has been requested.
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Raises `stop` as soon as a stop is requested; returns once `stop` is up, whoever raised it.
+/// Run it on a thread beside work that already ends when `stop` rises (solvers' terminators,
+/// local search), so that work needs no second flag to watch.
+pub fn relay(stop: &AtomicBool) {
+    // 50 ms: far below Slurm's grace period, and the thread costs nothing between looks.
+    while !stop.load(Ordering::Relaxed) {
+        if requested() {
+            stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
