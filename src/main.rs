@@ -577,7 +577,7 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
 
 /// `grundy sat GAME --periods A..B`: decide each period and merge into the results file.
 fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
-    use grundy::sat::periods::{PeriodsFile, Problem, decide_all};
+    use grundy::sat::periods::{Event, PeriodsFile, Problem, decide_all};
     let (Some(game), Some(periods)) = (&args.game, &args.periods) else {
         bail!(
             "grundy sat needs GAME and --periods A..B (or a subcommand: export, excluded, check)"
@@ -676,9 +676,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         eprintln!("grundy: note: varisat cannot be stopped, --timeout does not apply to it");
     }
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
-    let total = range.clone().count() as u64;
-    let progress = std::sync::Mutex::new(Progress::new(total, "sat").counting("periods"));
-    let done = std::sync::atomic::AtomicU64::new(0);
+    let display = SatDisplay::new(range.clone().count() as u64, timeout);
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -686,28 +684,33 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     // loses nothing already decided.
     let known = file.clone();
     let file = std::sync::Mutex::new(file);
-    let results = decide_all(
-        &problem,
-        range,
-        args.solver,
-        Some(timeout),
-        args.jobs,
-        &known,
-        &|r| {
-            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-            if let Ok(mut p) = progress.lock() {
-                p.set_with(n, &format!("p={} {:?}", r.p, r.feasible));
-            }
-            let mut file = file
-                .lock()
-                .expect("no panic while the periods file is held");
-            file.merge(vec![r.clone()]);
-            Ok(write_periods(&file, &out)?)
-        },
-    )?;
-    if let Ok(p) = progress.lock() {
-        p.finish();
-    }
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let results = std::thread::scope(|scope| {
+        scope.spawn(|| display.tick_until(&finished));
+        let results = decide_all(
+            &problem,
+            range,
+            args.solver,
+            Some(timeout),
+            args.jobs,
+            &known,
+            &|event| {
+                let Event::Ended(r) = event else {
+                    display.started(event);
+                    return Ok(());
+                };
+                display.ended(r);
+                let mut file = file
+                    .lock()
+                    .expect("no panic while the periods file is held");
+                file.merge(vec![r.clone()]);
+                Ok(write_periods(&file, &out)?)
+            },
+        );
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        results
+    })?;
+    display.finish();
     for r in &results {
         println!("{}", period_line(r, true));
     }
@@ -730,13 +733,87 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     }
     if grundy::interrupt::requested() {
         eprintln!(
-            "grundy: interrupted: {} of {total} periods ended and are in {} (the rest not started)",
+            "grundy: interrupted: {} of {} periods ended and are in {} (the rest not started)",
             results.len(),
+            display.total,
             out.display()
         );
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The progress display of `grundy sat`: periods done, and those running with their seconds so
+/// far, refreshed every second (a plain line every 10 s in a log), so a campaign of one period
+/// for a day still shows it is alive.
+struct SatDisplay {
+    progress: std::sync::Mutex<Progress>,
+    running: std::sync::Mutex<Vec<(u64, std::time::Instant)>>,
+    done: std::sync::atomic::AtomicU64,
+    total: u64,
+    timeout: std::time::Duration,
+}
+
+impl SatDisplay {
+    fn new(total: u64, timeout: std::time::Duration) -> SatDisplay {
+        SatDisplay {
+            progress: std::sync::Mutex::new(Progress::new(total, "sat").counting("periods")),
+            running: std::sync::Mutex::new(Vec::new()),
+            done: std::sync::atomic::AtomicU64::new(0),
+            total,
+            timeout,
+        }
+    }
+
+    fn started(&self, event: grundy::sat::periods::Event) {
+        if let (grundy::sat::periods::Event::Started(p), Ok(mut running)) =
+            (event, self.running.lock())
+        {
+            running.push((p, std::time::Instant::now()));
+        }
+    }
+
+    fn ended(&self, r: &grundy::sat::periods::PeriodResult) {
+        if let Ok(mut running) = self.running.lock() {
+            running.retain(|(p, _)| *p != r.p);
+        }
+        self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.show(&format!("p={} {:?}", r.p, r.feasible));
+    }
+
+    /// Refreshes the display every second until `finished` is up.
+    fn tick_until(&self, finished: &std::sync::atomic::AtomicBool) {
+        while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_secs(1));
+            let running: Vec<String> = match self.running.lock() {
+                Ok(running) => running
+                    .iter()
+                    .map(|(p, t)| format!("p={p} {:.0} s", t.elapsed().as_secs_f64()))
+                    .collect(),
+                Err(_) => return,
+            };
+            if !running.is_empty() {
+                let limit = self.timeout.as_secs_f64();
+                self.show(&format!(
+                    "running {} (limit {limit:.0} s a question)",
+                    running.join(", ")
+                ));
+            }
+        }
+    }
+
+    fn show(&self, note: &str) {
+        let done = self.done.load(std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut progress) = self.progress.lock() {
+            progress.set_with(done, note);
+        }
+    }
+
+    fn finish(&self) {
+        if let Ok(progress) = self.progress.lock() {
+            progress.finish();
+        }
+    }
 }
 
 /// Writes the periods file atomically.

@@ -65,9 +65,13 @@ impl Progress {
             self.last_line = Instant::now();
             let secs = self.started.elapsed().as_secs_f64();
             let rate = done as f64 / secs.max(1e-9);
-            let eta = (self.total.saturating_sub(done)) as f64 / rate.max(1e-9);
+            // Nothing done yet: no rate to guess from.
+            let eta = match done {
+                0 => "?".to_string(),
+                _ => format!("{:.0}", self.total.saturating_sub(done) as f64 / rate),
+            };
             eprintln!(
-                "{}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta:.0} s {note}",
+                "{}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta} s {note}",
                 self.what,
                 self.total,
                 unit = self.unit,

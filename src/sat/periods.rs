@@ -635,10 +635,19 @@ impl PeriodsFile {
     }
 }
 
+/// What [`decide_all`] tells its caller as it goes.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// Work on period `p` begins (for a display of what is running).
+    Started(u64),
+    /// A period ended: the caller saves it.
+    Ended(&'a PeriodResult),
+}
+
 /// Decides every period of `periods` on `jobs` threads, lifting from patterns already known
-/// (from `file` or from this run). `record(result)` runs as each period ends, so that a caller
-/// can save it at once (a later failure or a kill then loses nothing already decided); an error
-/// from it ends the run. After a stop request ([`crate::interrupt`]) periods not yet started
+/// (from `file` or from this run). `record` hears each period start and end; at the end the
+/// caller can save the result at once (a later failure or a kill then loses nothing already
+/// decided). An error from `record` ends the run. After a stop request ([`crate::interrupt`]) periods not yet started
 /// are left out of the answer, and those running end as "searched ..., interrupted".
 ///
 /// # Errors
@@ -650,7 +659,7 @@ pub fn decide_all(
     timeout: Option<Duration>,
     jobs: usize,
     file: &PeriodsFile,
-    record: &(dyn Fn(&PeriodResult) -> Result<(), PeriodError> + Sync),
+    record: &(dyn Fn(Event) -> Result<(), PeriodError> + Sync),
 ) -> Result<Vec<PeriodResult>, PeriodError> {
     use rayon::prelude::*;
     let found = std::sync::Mutex::new(Vec::<(u64, Vec<Value>)>::new());
@@ -677,11 +686,12 @@ pub fn decide_all(
                 if crate::interrupt::requested() {
                     return Ok(None);
                 }
+                record(Event::Started(p))?;
                 let r = problem.decide(p, solver, timeout, &known)?;
                 if let (Status::Sat, Some(s), Ok(mut f)) = (r.feasible, &r.pattern, found.lock()) {
                     f.push((p, s.clone()));
                 }
-                record(&r)?;
+                record(Event::Ended(&r))?;
                 Ok(Some(r))
             })
             .collect::<Result<Vec<_>, _>>()

@@ -1,0 +1,75 @@
+//! Cube probe: how hard are the cubes of a plain split of a period question?
+//! `cargo run --release --example cube_probe -- P RESIDUES SAMPLES TIMEOUT SEED [rot]`:
+//! fixes residues 0, 1, ... RESIDUES-1 to random byte values (a cube of the split over their
+//! values), SAMPLES times, each cube a fresh CaDiCaL with TIMEOUT s; `rot` adds rotation breaking
+//! (s[0] smallest) and draws s[0] below the others. Prints each cube's answer and time.
+use grundy::sat::encode::PeriodEncoding;
+use grundy::{ExactGenerator, Game};
+use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+use rustsat::types::{Clause, Lit};
+use rustsat_cadical::CaDiCaL;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let p: usize = args[1].parse().unwrap();
+    let k: usize = args[2].parse().unwrap();
+    let samples: usize = args[3].parse().unwrap();
+    let timeout: f64 = args[4].parse().unwrap();
+    let seed: u64 = args[5].parse().unwrap();
+    let rot = args.get(6).is_some_and(|a| a == "rot");
+    let mut g = ExactGenerator::new(&Game::officers());
+    g.extend_to(1 << 16).unwrap();
+    let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
+    let mut e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap();
+    if rot {
+        e.break_rotation();
+    }
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut unsat, mut sat, mut open, mut total) = (0, 0, 0, 0.0);
+    for _ in 0..samples {
+        let mut values: Vec<usize> = (0..k).map(|_| (next() % 256) as usize).collect();
+        if rot {
+            let low = (next() % 64) as usize;
+            values[0] = low;
+            for v in values.iter_mut().skip(1) {
+                *v = low + (next() % (256 - low as u64)) as usize;
+            }
+        }
+        let mut solver = CaDiCaL::default();
+        for c in e.cnf.clauses() {
+            let clause: Clause = c.iter().map(|&l| Lit::from_ipasir(l).unwrap()).collect();
+            solver.add_clause(clause).unwrap();
+        }
+        for (r, &v) in values.iter().enumerate() {
+            solver
+                .add_unit(Lit::from_ipasir(e.x(r, v)).unwrap())
+                .unwrap();
+        }
+        let t = Instant::now();
+        let deadline = t + Duration::from_secs_f64(timeout);
+        solver.attach_terminator(move || {
+            if Instant::now() >= deadline {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
+        let r = solver.solve().unwrap();
+        let s = t.elapsed().as_secs_f64();
+        total += s;
+        match r {
+            SolverResult::Unsat => unsat += 1,
+            SolverResult::Sat => sat += 1,
+            SolverResult::Interrupted => open += 1,
+        }
+        println!("cube {values:?}: {r:?} {s:.1} s");
+    }
+    println!("p={p} residues {k}: {unsat} unsat, {sat} sat, {open} open, {total:.0} s in all");
+}
