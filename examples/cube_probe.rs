@@ -1,8 +1,9 @@
 //! Cube probe: how hard are the cubes of a plain split of a period question?
-//! `cargo run --release --example cube_probe -- P RESIDUES SAMPLES TIMEOUT SEED [rot]`:
+//! `cargo run --release --example cube_probe -- P RESIDUES SAMPLES TIMEOUT SEED [rot|wW]`:
 //! fixes residues 0, 1, ... RESIDUES-1 to random byte values (a cube of the split over their
 //! values), SAMPLES times, each cube a fresh CaDiCaL with TIMEOUT s; `rot` adds rotation breaking
-//! (s[0] smallest) and draws s[0] below the others. Prints each cube's answer and time.
+//! (s[0] smallest) and draws s[0] below the others; `wW` (W a power of two) fixes only the bucket
+//! of width W each value lies in (a split on the high bits). Prints each cube's answer and time.
 use grundy::sat::encode::PeriodEncoding;
 use grundy::{ExactGenerator, Game};
 use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
@@ -18,6 +19,10 @@ fn main() {
     let timeout: f64 = args[4].parse().unwrap();
     let seed: u64 = args[5].parse().unwrap();
     let rot = args.get(6).is_some_and(|a| a == "rot");
+    let width: usize = args
+        .get(6)
+        .and_then(|a| a.strip_prefix('w'))
+        .map_or(1, |w| w.parse().unwrap());
     let mut g = ExactGenerator::new(&Game::officers());
     g.extend_to(1 << 16).unwrap();
     let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
@@ -33,8 +38,34 @@ fn main() {
         x
     };
     let (mut unsat, mut sat, mut open, mut total) = (0, 0, 0, 0.0);
-    for _ in 0..samples {
+    // SAMPLES 0: every cube of the split, in order.
+    let buckets = 256 / width;
+    let count = if samples == 0 {
+        buckets.pow(k as u32)
+    } else {
+        samples
+    };
+    for index in 0..count {
         let mut values: Vec<usize> = (0..k).map(|_| (next() % 256) as usize).collect();
+        if samples == 0 {
+            values = (0..k)
+                .map(|j| (index / buckets.pow(j as u32)) % buckets * width)
+                .collect();
+        }
+        // CUBE=b0,b1,...: these byte values instead of random ones (to test a known pattern's cube).
+        if let Ok(given) = std::env::var("CUBE") {
+            values = given
+                .split(',')
+                .map(|b| b.parse().unwrap())
+                .take(k)
+                .collect();
+        }
+        // PATTERN=v0,v1,...: true values of a known pattern, compressed here.
+        if let Ok(given) = std::env::var("PATTERN") {
+            let pattern: Vec<u16> = given.split(',').map(|v| v.parse().unwrap()).collect();
+            let bytes = e.compress(&pattern).expect("common values");
+            values = bytes.iter().take(k).map(|&b| b as usize).collect();
+        }
         if rot {
             let low = (next() % 64) as usize;
             values[0] = low;
@@ -48,9 +79,18 @@ fn main() {
             solver.add_clause(clause).unwrap();
         }
         for (r, &v) in values.iter().enumerate() {
-            solver
-                .add_unit(Lit::from_ipasir(e.x(r, v)).unwrap())
-                .unwrap();
+            if width == 1 {
+                solver
+                    .add_unit(Lit::from_ipasir(e.x(r, v)).unwrap())
+                    .unwrap();
+                continue;
+            }
+            let bucket = v / width * width..v / width * width + width;
+            for c in (0..256).filter(|c| !bucket.contains(c)) {
+                solver
+                    .add_unit(Lit::from_ipasir(-e.x(r, c)).unwrap())
+                    .unwrap();
+            }
         }
         let t = Instant::now();
         let deadline = t + Duration::from_secs_f64(timeout);
@@ -69,7 +109,8 @@ fn main() {
             SolverResult::Sat => sat += 1,
             SolverResult::Interrupted => open += 1,
         }
-        println!("cube {values:?}: {r:?} {s:.1} s");
+        let shown: Vec<usize> = values.iter().map(|v| v / width).collect();
+        println!("cube {shown:?}: {r:?} {s:.1} s");
     }
     println!("p={p} residues {k}: {unsat} unsat, {sat} sat, {open} open, {total:.0} s in all");
 }

@@ -1,6 +1,6 @@
 //! `grundy`: the command line. It parses arguments and calls the library; no algorithm lives here.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
@@ -657,33 +657,22 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let file = if out.exists() {
-        let text = std::fs::read_to_string(&out)
-            .with_context(|| format!("cannot read {}", out.display()))?;
-        serde_json::from_str::<PeriodsFile>(&text)
-            .with_context(|| format!("{} is not a periods file (left untouched)", out.display()))?
-    } else {
-        PeriodsFile::new(&problem)
-    };
-    if file.game != game.to_string() {
-        bail!(
-            "{} holds results for {}, not {game}",
-            out.display(),
-            file.game
-        );
+    // Refused before any work: a file that is not a periods file, or holds another game or
+    // another rare table (its answers rest on other assumptions).
+    let header = PeriodsFile::new(&problem);
+    let known = PeriodsFile::read(&out)?.unwrap_or_else(|| header.clone());
+    if let Some(reason) = known.refuses(&header) {
+        bail!("{}: {reason}", out.display());
     }
     if args.solver == grundy::sat::solve::SolverKind::Varisat {
         eprintln!("grundy: note: varisat cannot be stopped, --timeout does not apply to it");
     }
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
     let display = SatDisplay::new(range.clone().count() as u64, timeout);
-    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    // Each period goes into the file as it ends: a failure, a kill or a stop request later on
+    // Each period goes into the file as it ends (read, merged and written under a lock, so
+    // other runs on the same file keep theirs): a failure, a kill or a stop request later on
     // loses nothing already decided.
-    let known = file.clone();
-    let file = std::sync::Mutex::new(file);
+    let file = std::sync::Mutex::new(known.clone());
     let finished = std::sync::atomic::AtomicBool::new(false);
     let results = std::thread::scope(|scope| {
         scope.spawn(|| display.tick_until(&finished));
@@ -700,11 +689,11 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
                     return Ok(());
                 };
                 display.ended(r);
-                let mut file = file
+                let merged = PeriodsFile::merge_into(&out, &header, vec![r.clone()])?;
+                *file
                     .lock()
-                    .expect("no panic while the periods file is held");
-                file.merge(vec![r.clone()]);
-                Ok(write_periods(&file, &out)?)
+                    .expect("no panic while the periods file is held") = merged;
+                Ok(())
             },
         );
         finished.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -814,17 +803,6 @@ impl SatDisplay {
             progress.finish();
         }
     }
-}
-
-/// Writes the periods file atomically.
-fn write_periods(
-    file: &grundy::sat::periods::PeriodsFile,
-    out: &Path,
-) -> Result<(), grundy::io::WriteError> {
-    write_output(Some(out), |w| {
-        serde_json::to_writer_pretty(&mut *w, file).map_err(std::io::Error::other)?;
-        w.write_all(b"\n")
-    })
 }
 
 /// The text summary of `grundy run`.

@@ -1232,3 +1232,50 @@ fn a_failing_period_loses_none_decided_before_it() {
     let ps: Vec<u64> = kept.results.iter().map(|r| r.p).collect();
     assert_eq!(ps, [25, 26]);
 }
+
+#[test]
+fn runs_sharing_a_periods_file_keep_each_others_results() {
+    use grundy::sat::periods::{PeriodsFile, Status};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let start = |periods: &str| {
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["sat", "officers", "--periods", periods, "--timeout", "120"])
+            .args(["--out", out.to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    // Both start before either has written: each alone would write only its own periods.
+    let (long, short) = (start("26..26"), start("20..22"));
+    for child in [short, long] {
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let file: PeriodsFile = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let got: Vec<(u64, bool)> = file
+        .results
+        .iter()
+        .map(|r| (r.p, r.feasible == Status::Sat))
+        .collect();
+    // Against Riley's list: 20, 22 and 26 have patterns, 21 is excluded.
+    let published = riley();
+    let expected: Vec<(u64, bool)> = [20usize, 21, 22, 26]
+        .iter()
+        .map(|&p| (p as u64, published[p - 1].1.is_some()))
+        .collect();
+    assert_eq!(got, expected);
+    // Results under another rare table (a shorter prefix has fewer rare values) are refused.
+    let said = crate::cli::fails_with_one_line(&[
+        "sat",
+        "officers",
+        "--periods",
+        "4..4",
+        "--values",
+        "2^12",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(said.contains("rare values"), "{said}");
+}

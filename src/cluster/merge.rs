@@ -219,48 +219,18 @@ fn merge_sat(manifest: &Manifest, dir: &Path, out: &Path) -> Result<SatMerge, Cl
             base = serde_json::from_str(&text).ok();
         }
     }
-    let bad = |reason: String| ClusterError::Bad {
-        path: out.display().to_string(),
-        reason,
-    };
-    let mut file = if out.exists() {
-        let text = std::fs::read_to_string(out).map_err(|source| ClusterError::Read {
-            path: out.display().to_string(),
-            source,
-        })?;
-        serde_json::from_str::<PeriodsFile>(&text)
-            .map_err(|e| bad(format!("not a periods file ({e}); left untouched")))?
-    } else if let Some(b) = &base {
-        PeriodsFile {
-            results: Vec::new(),
-            ..b.clone()
-        }
-    } else {
+    let Some(header) = base else {
         return Err(ClusterError::Plan(format!(
             "no task of {} has a verdict yet; nothing to merge",
             dir.display()
         )));
     };
-    if file.game != *game {
-        return Err(bad(format!("holds results for {}, not {game}", file.game)));
-    }
-    if let Some(b) = &base
-        && (b.rare_values, b.last_rare) != (file.rare_values, file.last_rare)
-    {
-        return Err(bad(format!(
-            "was decided with {} rare values (last {}), the tasks with {} (last {})",
-            file.rare_values, file.last_rare, b.rare_values, b.last_rare
-        )));
-    }
-    file.merge(results.clone());
-    let json = serde_json::to_string_pretty(&file).expect("a periods file serializes") + "\n";
-    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|source| ClusterError::Read {
-            path: parent.display().to_string(),
-            source,
-        })?;
-    }
-    crate::io::write_atomic(out, |w| w.write_all(json.as_bytes()))?;
+    // The same locked read-merge-write as `grundy sat` itself, with the same refusals (another
+    // game, another rare table).
+    PeriodsFile::merge_into(out, &header, results.clone()).map_err(|e| ClusterError::Bad {
+        path: out.display().to_string(),
+        reason: e.reason,
+    })?;
     Ok(SatMerge {
         game: game.clone(),
         tasks: manifest.tasks.len(),

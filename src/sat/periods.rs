@@ -19,6 +19,7 @@ Order of work for one `p` (the cheap steps first):
    pattern divides one of those).
 */
 
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -134,6 +135,8 @@ pub enum PeriodError {
     Lemmas(#[from] super::lemmas::LemmaError),
     #[error(transparent)]
     Write(#[from] crate::io::WriteError),
+    #[error(transparent)]
+    File(#[from] PeriodsFileError),
     #[error("local search found a checked pattern of period {p}, but the solver said UNSAT")]
     Disagree { p: u64 },
     #[error("solver {solver} returned a model for p = {p} that fails the witness check: {error}")]
@@ -633,6 +636,103 @@ impl PeriodsFile {
             .find(|r| r.p == d && r.feasible == Status::Sat)
             .and_then(|r| r.pattern.clone())
     }
+
+    /// Why results decided under `header` (game, rare table) cannot join this file, if so.
+    pub fn refuses(&self, header: &PeriodsFile) -> Option<String> {
+        if self.game != header.game {
+            return Some(format!(
+                "holds results for {}, not {}",
+                self.game, header.game
+            ));
+        }
+        let (mine, theirs) = (
+            (self.rare_values, self.last_rare),
+            (header.rare_values, header.last_rare),
+        );
+        (mine != theirs).then(|| {
+            format!(
+                "was decided with {} rare values (last {}), these results with {} (last {})",
+                mine.0, mine.1, theirs.0, theirs.1
+            )
+        })
+    }
+
+    /// The periods file at `path`, or `None` if there is none.
+    ///
+    /// # Errors
+    /// [`PeriodsFileError`] if it cannot be read or is not a periods file (it is left untouched).
+    pub fn read(path: &Path) -> Result<Option<PeriodsFile>, PeriodsFileError> {
+        let fail = |reason: String| PeriodsFileError {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(fail(format!("cannot read: {e}"))),
+        };
+        serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| fail(format!("not a periods file ({e}); left untouched")))
+    }
+
+    /// Merges `new` into the file at `path` (started from `header` if there is none) and
+    /// returns what the file now holds. The file is read, merged and written (atomically) under
+    /// an exclusive lock on a lock file beside it, so runs that share one periods file, say p = 27
+    /// and p = 29 in two processes, never write over each other's results.
+    ///
+    /// # Errors
+    /// [`PeriodsFileError`]: the file is not a periods file, holds another game or rare table
+    /// ([`Self::refuses`]), or cannot be locked or written; it is left as it was.
+    pub fn merge_into(
+        path: &Path,
+        header: &PeriodsFile,
+        new: Vec<PeriodResult>,
+    ) -> Result<PeriodsFile, PeriodsFileError> {
+        let fail = |reason: String| PeriodsFileError {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create its folder: {e}")))?;
+        let name = path
+            .file_name()
+            .map_or_else(|| "periods".into(), |n| n.to_string_lossy().into_owned());
+        let lock_path = dir.join(format!(".{name}.lock"));
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| fail(format!("cannot open {}: {e}", lock_path.display())))?;
+        lock.lock()
+            .map_err(|e| fail(format!("cannot lock {}: {e}", lock_path.display())))?;
+        let mut file = Self::read(path)?.unwrap_or_else(|| PeriodsFile {
+            results: Vec::new(),
+            ..header.clone()
+        });
+        if let Some(reason) = file.refuses(header) {
+            return Err(fail(reason));
+        }
+        file.merge(new);
+        crate::io::write_atomic(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, &file).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")
+        })
+        .map_err(|e| fail(e.source.to_string()))?;
+        Ok(file) // the lock ends with `lock`
+    }
+}
+
+/// A periods file that cannot be read, joined or written.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {reason}", path.display())]
+pub struct PeriodsFileError {
+    pub path: PathBuf,
+    pub reason: String,
 }
 
 /// What [`decide_all`] tells its caller as it goes.
@@ -647,8 +747,9 @@ pub enum Event<'a> {
 /// Decides every period of `periods` on `jobs` threads, lifting from patterns already known
 /// (from `file` or from this run). `record` hears each period start and end; at the end the
 /// caller can save the result at once (a later failure or a kill then loses nothing already
-/// decided). An error from `record` ends the run. After a stop request ([`crate::interrupt`]) periods not yet started
-/// are left out of the answer, and those running end as "searched ..., interrupted".
+/// decided). An error from `record` ends the run. After a stop request ([`crate::interrupt`])
+/// periods not yet started are left out of the answer, and those running end as "searched ...,
+/// interrupted".
 ///
 /// # Errors
 /// The first [`PeriodError`], from a period or from `record`.
