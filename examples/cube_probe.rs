@@ -4,12 +4,14 @@
 //! values), SAMPLES times, each cube a fresh CaDiCaL with TIMEOUT s; `rot` adds rotation breaking
 //! (s[0] smallest) and draws s[0] below the others; `wW` (W a power of two) fixes only the bucket
 //! of width W each value lies in (a split on the high bits). Prints each cube's answer and time.
+#[path = "common/mod.rs"]
+mod common;
+
+use common::{fresh, run};
 use grundy::sat::encode::PeriodEncoding;
 use grundy::{ExactGenerator, Game};
-use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
-use rustsat::types::{Clause, Lit};
-use rustsat_cadical::CaDiCaL;
-use std::time::{Duration, Instant};
+use rustsat::solvers::{Solve, SolverResult};
+use rustsat::types::Lit;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -38,6 +40,7 @@ fn main() {
         x
     };
     let (mut unsat, mut sat, mut open, mut total) = (0, 0, 0, 0.0);
+    let base: Vec<Vec<i32>> = e.cnf.clauses().map(<[i32]>::to_vec).collect();
     // SAMPLES 0: every cube of the split, in order.
     let buckets = 256 / width;
     let count = if samples == 0 {
@@ -73,36 +76,19 @@ fn main() {
                 *v = low + (next() % (256 - low as u64)) as usize;
             }
         }
-        let mut solver = CaDiCaL::default();
-        for c in e.cnf.clauses() {
-            let clause: Clause = c.iter().map(|&l| Lit::from_ipasir(l).unwrap()).collect();
-            solver.add_clause(clause).unwrap();
-        }
+        let mut solver = fresh(&base);
+        let mut fix = |l: i32| solver.add_unit(Lit::from_ipasir(l).unwrap()).unwrap();
         for (r, &v) in values.iter().enumerate() {
             if width == 1 {
-                solver
-                    .add_unit(Lit::from_ipasir(e.x(r, v)).unwrap())
-                    .unwrap();
+                fix(e.x(r, v));
                 continue;
             }
             let bucket = v / width * width..v / width * width + width;
             for c in (0..256).filter(|c| !bucket.contains(c)) {
-                solver
-                    .add_unit(Lit::from_ipasir(-e.x(r, c)).unwrap())
-                    .unwrap();
+                fix(-e.x(r, c));
             }
         }
-        let t = Instant::now();
-        let deadline = t + Duration::from_secs_f64(timeout);
-        solver.attach_terminator(move || {
-            if Instant::now() >= deadline {
-                ControlSignal::Terminate
-            } else {
-                ControlSignal::Continue
-            }
-        });
-        let r = solver.solve().unwrap();
-        let s = t.elapsed().as_secs_f64();
+        let (r, s) = run(&mut solver, timeout);
         total += s;
         match r {
             SolverResult::Unsat => unsat += 1,

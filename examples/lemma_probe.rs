@@ -4,38 +4,18 @@
 //! makes a cube of the period question. MODE `a`: one run to the end (cap 600 s). `b`: a run of
 //! FIRST_S s (or `kN`: N conflicts) keeping learned clauses of at most MAXLEN literals, then a fresh solver with them.
 //! `c`: the same restart without them. `n`: the first run only, lemmas counted by length.
+#[path = "common/mod.rs"]
+mod common;
+
+use common::{fresh, run};
 use grundy::sat::encode::PeriodEncoding;
 use grundy::sat::local::Walk;
 use grundy::{ExactGenerator, Game};
-use rustsat::solvers::{ControlSignal, Learn, LimitConflicts, Solve, SolverResult, Terminate};
-use rustsat::types::{Clause, Lit};
-use rustsat_cadical::CaDiCaL;
+use rustsat::solvers::{Learn, LimitConflicts};
+use rustsat::types::Clause;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-fn fresh(clauses: &[Vec<i32>]) -> CaDiCaL<'static, 'static> {
-    let mut solver = CaDiCaL::default();
-    for c in clauses {
-        let clause: Clause = c.iter().map(|&l| Lit::from_ipasir(l).unwrap()).collect();
-        solver.add_clause(clause).unwrap();
-    }
-    solver
-}
-
-fn run(solver: &mut CaDiCaL<'static, 'static>, secs: f64) -> (SolverResult, f64) {
-    let t = Instant::now();
-    let deadline = t + Duration::from_secs_f64(secs);
-    solver.attach_terminator(move || {
-        if Instant::now() >= deadline {
-            ControlSignal::Terminate
-        } else {
-            ControlSignal::Continue
-        }
-    });
-    let r = solver.solve().unwrap();
-    (r, t.elapsed().as_secs_f64())
-}
+use std::time::Duration;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

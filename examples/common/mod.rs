@@ -1,0 +1,31 @@
+//! What the SAT probes share: a fresh CaDiCaL holding some clauses, and a solve with a time limit.
+
+use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
+use rustsat::types::{Clause, Lit};
+use rustsat_cadical::CaDiCaL;
+use std::time::{Duration, Instant};
+
+/// A new CaDiCaL with `clauses` (DIMACS literals).
+pub fn fresh(clauses: &[Vec<i32>]) -> CaDiCaL<'static, 'static> {
+    let mut solver = CaDiCaL::default();
+    for c in clauses {
+        let clause: Clause = c.iter().map(|&l| Lit::from_ipasir(l).unwrap()).collect();
+        solver.add_clause(clause).unwrap();
+    }
+    solver
+}
+
+/// Solves for at most `secs` seconds: the answer and the seconds it took.
+pub fn run(solver: &mut CaDiCaL<'static, 'static>, secs: f64) -> (SolverResult, f64) {
+    let t = Instant::now();
+    let deadline = t + Duration::from_secs_f64(secs);
+    solver.attach_terminator(move || {
+        if Instant::now() >= deadline {
+            ControlSignal::Terminate
+        } else {
+            ControlSignal::Continue
+        }
+    });
+    let r = solver.solve().unwrap();
+    (r, t.elapsed().as_secs_f64())
+}
