@@ -770,10 +770,16 @@ impl SatDisplay {
         self.show(&format!("p={} {:?}", r.p, r.feasible));
     }
 
-    /// Refreshes the display every second until `finished` is up.
+    /// Refreshes the display every second until `finished` is up (looked at every 50 ms, so
+    /// the run does not wait for the display at its end).
     fn tick_until(&self, finished: &std::sync::atomic::AtomicBool) {
+        let mut last = std::time::Instant::now();
         while !finished.load(std::sync::atomic::Ordering::Relaxed) {
-            std::thread::sleep(std::time::Duration::from_secs(1));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            if last.elapsed() < std::time::Duration::from_secs(1) {
+                continue;
+            }
+            last = std::time::Instant::now();
             let running: Vec<String> = match self.running.lock() {
                 Ok(running) => running
                     .iter()
