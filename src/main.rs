@@ -222,6 +222,10 @@ struct SatSolveArgs {
     /// on each other). Not with --proof-dir: a proof starts from the encoding alone.
     #[arg(long, value_name = "DIR")]
     lemmas: Option<PathBuf>,
+    /// With --lemmas: also save the file this often while a question runs, so a run killed
+    /// outright (SIGKILL, a lost machine) loses at most this much learning.
+    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+    lemmas_every: f64,
     /// Merge the results into this JSON file [default: results/<game>/periods.json].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -588,6 +592,9 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     if !(args.timeout > 0.0 && args.timeout.is_finite()) {
         bail!("--timeout must be a positive number of seconds");
     }
+    if !(args.lemmas_every > 0.0 && args.lemmas_every.is_finite()) {
+        bail!("--lemmas-every must be a positive number of seconds");
+    }
     if args.lemmas.is_some() && args.proof_dir.is_some() {
         bail!(
             "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
@@ -621,6 +628,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         seed: args.seed,
         neighbourhoods: !args.no_neighbourhoods,
         lemma_dir: args.lemmas.clone(),
+        lemma_every: std::time::Duration::from_secs_f64(args.lemmas_every),
         ..Problem::from_prefix(&prefix)
     };
     if args.all {

@@ -1279,3 +1279,50 @@ fn runs_sharing_a_periods_file_keep_each_others_results() {
     ]);
     assert!(said.contains("rare values"), "{said}");
 }
+
+#[test]
+fn a_run_killed_outright_keeps_the_lemmas_of_its_last_periodic_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["sat", "officers", "--periods", "27..27", "--timeout", "600"])
+        .args(["--lemmas", lemmas.to_str().unwrap(), "--lemmas-every", "1"])
+        .args(["--out", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // A saved file with some clauses in it, read here independently of grundy's reader:
+    // header `c grundy lemmas 1 cnf FP count N crc32 C`, then N clause lines with that CRC.
+    let saved = || -> Option<usize> {
+        // (Skipping the temporary file a save is writing, `.NAME.XXXX.tmp`.)
+        let path = std::fs::read_dir(&lemmas)
+            .ok()?
+            .filter_map(|entry| Some(entry.ok()?.path()))
+            .find(|path| path.extension().is_some_and(|e| e == "lemmas"))?;
+        let text = std::fs::read_to_string(path).ok()?;
+        let (header, body) = text.split_once('\n')?;
+        let fields: Vec<&str> = header.split_whitespace().collect();
+        assert_eq!(
+            fields[..5],
+            ["c", "grundy", "lemmas", "1", "cnf"],
+            "{header}"
+        );
+        let crc = format!("{:08x}", crc32fast::hash(body.as_bytes()));
+        assert_eq!(fields[8..], ["crc32", crc.as_str()], "{header}");
+        let count: usize = fields[7].parse().unwrap();
+        assert_eq!(body.lines().filter(|l| l.ends_with(" 0")).count(), count);
+        Some(count).filter(|&n| n > 0)
+    };
+    let started = std::time::Instant::now();
+    while saved().is_none() {
+        assert!(started.elapsed().as_secs() < 240, "no lemma saved");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // SIGKILL: no handler runs, so what is on disk is what the periodic saves wrote.
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(saved().is_some());
+    // Nothing ran at the end of the run: a killed run records no result.
+    assert!(!out.exists());
+}

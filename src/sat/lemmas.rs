@@ -23,6 +23,9 @@ Invariants:
   Runs on other seeds, at the same time or later, read every file of the encoding, so parallel
   tasks never write one file twice, and each file only grows by its own run.
 - Memory and files are bounded: at most [`KEEP`] clauses, the shortest first.
+- A run saves its file every few minutes as well as at its end ([`LemmaStore::save_every`]), so
+  a run killed outright (a machine lost, a scheduler's SIGKILL, a session ended) loses at most
+  that interval of learning. Each save is whole and atomic, so a kill never leaves half a file.
 
 File format (text, DIMACS clause lines, so another solver can read it):
 `c grundy lemmas 1 cnf <fingerprint> count <n> crc32 <crc of the clause lines>`, then `n` lines
@@ -33,6 +36,8 @@ use super::Cnf;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
 
 /// Clauses as DIMACS literals.
 pub type Clauses = Vec<Vec<i32>>;
@@ -220,6 +225,23 @@ impl LemmaStore {
             return Err(bad("damaged (clause count differs from the header)"));
         }
         Ok(clauses)
+    }
+
+    /// Saves `own` and what `carry` has learned every `every` until `done` hangs up (the run
+    /// ended; its caller then makes the final save). A failed save is left to the next one and
+    /// to the final save, which reports its error: a save in passing must not end a search that
+    /// is still running.
+    pub fn save_every(
+        &self,
+        seed: u64,
+        own: &[Vec<i32>],
+        carry: &Carry,
+        every: Duration,
+        done: &Receiver<()>,
+    ) {
+        while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(every) {
+            let _ = self.save(seed, own.to_vec(), carry.learned());
+        }
     }
 
     /// Writes seed `seed`'s file atomically: `own` (its earlier file) and `learned`, at most

@@ -177,6 +177,8 @@ pub struct Problem {
     /// Carry learned clauses across runs in this folder ([`super::lemmas`]); CaDiCaL only, never
     /// with a proof to write.
     pub lemma_dir: Option<std::path::PathBuf>,
+    /// With `lemma_dir`: also save the lemma file this often while a question runs.
+    pub lemma_every: Duration,
 }
 
 /// Minimal period of a cyclic pattern.
@@ -218,6 +220,7 @@ impl Problem {
             seed: 0,
             neighbourhoods: true,
             lemma_dir: None,
+            lemma_every: Duration::from_secs(600),
         }
     }
 
@@ -509,7 +512,14 @@ impl Problem {
         let store = super::lemmas::LemmaStore::new(dir, &name, cnf);
         let (given, own) = store.load(self.seed)?;
         let carry = super::lemmas::Carry::new(given);
-        let answer = self.solve_carrying(solver, e, timeout, p, stop, Some(&carry));
+        let answer = std::thread::scope(|scope| {
+            let (running, done) = std::sync::mpsc::channel::<()>();
+            let (store, own, carry) = (&store, &own, &carry);
+            scope.spawn(move || store.save_every(self.seed, own, carry, self.lemma_every, &done));
+            let answer = self.solve_carrying(solver, e, timeout, p, stop, Some(carry));
+            drop(running);
+            answer
+        });
         let kept = store.save(self.seed, own, carry.learned())?;
         result.lemmas.push(LemmaNote {
             question: question.to_string(),
