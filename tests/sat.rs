@@ -1,15 +1,38 @@
 //! The SAT foundation against Riley's published patterns and excluded periods, and against the
 //! true periodic tail of a solved game.
 
+use std::path::Path;
 use std::process::Command;
 
 use grundy::io::RareTable;
 use grundy::sat::encode::{EncodeError, PeriodEncoding};
 use grundy::sat::exclusions::excluded_by;
+use grundy::sat::periods::PeriodsFile;
 use grundy::sat::witness::check_pattern;
 use grundy::{ExactGenerator, Game, SparseSpace};
 
 use crate::shared::{read_reference, reference, solved_games};
+
+/// `grundy sat officers --periods PERIODS --timeout SECS --out OUT`; callers add flags.
+fn sat_officers(periods: &str, timeout: &str, out: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
+        .args([
+            "sat",
+            "officers",
+            "--periods",
+            periods,
+            "--timeout",
+            timeout,
+        ])
+        .args(["--out", out.to_str().unwrap()]);
+    command
+}
+
+/// The periods file a run wrote.
+fn periods_file(out: &Path) -> PeriodsFile {
+    serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+}
 
 /// Riley's list: (p, Some(pattern)) or (p, None) for excluded periods.
 fn riley() -> Vec<(usize, Option<Vec<u16>>)> {
@@ -305,7 +328,7 @@ fn local_search_beside_the_solver_answers_first_and_stops_it() {
 
 #[test]
 fn results_merge_without_losing_decided_answers() {
-    use grundy::sat::periods::{PeriodsFile, Status};
+    use grundy::sat::periods::Status;
     let mut file = PeriodsFile::new(&officers_problem());
     let result = bare_result;
     file.merge(vec![result(27, Status::Timeout), result(4, Status::Sat)]);
@@ -324,7 +347,7 @@ fn results_merge_without_losing_decided_answers() {
 #[test]
 fn results_merge_keeps_every_run_that_decided_nothing() {
     // A campaign on an open period: two runs time out, a third decides, a fourth comes late.
-    use grundy::sat::periods::{PeriodsFile, Status};
+    use grundy::sat::periods::Status;
     let run = |status, seed, seconds| grundy::sat::periods::PeriodResult {
         seed,
         seconds,
@@ -370,9 +393,8 @@ fn sat_command_counts_the_runs_an_open_period_has_had() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
     let run = |seed: &str| {
-        let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(["sat", "officers", "--periods", "27..27", "--timeout", "1"])
-            .args(["--seed", seed, "--out", out.to_str().unwrap()])
+        let o = sat_officers("27..27", "1", &out)
+            .args(["--seed", seed])
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -381,8 +403,7 @@ fn sat_command_counts_the_runs_an_open_period_has_had() {
     assert!(!run("0").contains("still open"));
     let said = run("1");
     assert!(said.contains("p=27: still open after 2 runs"), "{said}");
-    let file: grundy::sat::periods::PeriodsFile =
-        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let file = periods_file(&out);
     let r = &file.results[0];
     assert_eq!((r.seed, r.earlier.len(), r.earlier[0].seed), (1, 1, 0));
     // An open period was searched, not solved.
@@ -429,19 +450,7 @@ fn a_run_seed_sends_the_local_search_elsewhere() {
 fn sat_command_writes_and_merges_its_json() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let run = |periods: &str| {
-        Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args([
-                "sat",
-                "officers",
-                "--periods",
-                periods,
-                "--out",
-                out.to_str().unwrap(),
-            ])
-            .output()
-            .unwrap()
-    };
+    let run = |periods: &str| sat_officers(periods, "300", &out).output().unwrap();
     assert!(run("1..5").status.success());
     assert!(run("6..7").status.success());
     let json: serde_json::Value =
@@ -1099,17 +1108,13 @@ fn sat_command_carries_lemmas_from_run_to_run() {
     let dir = tempfile::tempdir().unwrap();
     let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
     let run = |seed: &str| {
-        let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(["sat", "officers", "--periods", "17..17", "--timeout", "10"])
+        let o = sat_officers("17..17", "10", &out)
             .args(["--local", "0", "--no-neighbourhoods", "--seed", seed])
             .args(["--lemmas", lemmas.to_str().unwrap()])
-            .args(["--out", out.to_str().unwrap()])
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let file: grundy::sat::periods::PeriodsFile =
-            serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-        file.results[0].clone()
+        periods_file(&out).results[0].clone()
     };
     let first = run("0");
     assert!(first.how.contains("lemmas carried"), "{}", first.how);
@@ -1138,17 +1143,15 @@ fn sat_command_carries_lemmas_from_run_to_run() {
 
 #[test]
 fn a_stop_request_keeps_decided_periods_and_the_lemmas_of_the_open_one() {
-    use grundy::sat::periods::{PeriodsFile, Status};
+    use grundy::sat::periods::Status;
     let dir = tempfile::tempdir().unwrap();
     let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
     let read = || -> Option<PeriodsFile> {
         serde_json::from_str(&std::fs::read_to_string(&out).ok()?).ok()
     };
     // 25 is excluded, 26 found by local search in seconds, 27 open for hours; 28 never starts.
-    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["sat", "officers", "--periods", "25..28", "--timeout", "600"])
+    let child = sat_officers("25..28", "600", &out)
         .args(["--lemmas", lemmas.to_str().unwrap()])
-        .args(["--out", out.to_str().unwrap()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -1191,21 +1194,11 @@ fn a_stop_request_keeps_decided_periods_and_the_lemmas_of_the_open_one() {
 
 #[test]
 fn a_failing_period_loses_none_decided_before_it() {
-    use grundy::sat::periods::PeriodsFile;
     let dir = tempfile::tempdir().unwrap();
     let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
     let sat = |periods: &str, timeout: &str| {
-        Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args([
-                "sat",
-                "officers",
-                "--periods",
-                periods,
-                "--timeout",
-                timeout,
-            ])
+        sat_officers(periods, timeout, &out)
             .args(["--lemmas", lemmas.to_str().unwrap()])
-            .args(["--out", out.to_str().unwrap()])
             .output()
             .unwrap()
     };
@@ -1228,20 +1221,18 @@ fn a_failing_period_loses_none_decided_before_it() {
         "{said}"
     );
     // 25 and 26 ended before 27 failed, and are in the file.
-    let kept: PeriodsFile = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let kept = periods_file(&out);
     let ps: Vec<u64> = kept.results.iter().map(|r| r.p).collect();
     assert_eq!(ps, [25, 26]);
 }
 
 #[test]
 fn runs_sharing_a_periods_file_keep_each_others_results() {
-    use grundy::sat::periods::{PeriodsFile, Status};
+    use grundy::sat::periods::Status;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
     let start = |periods: &str| {
-        Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(["sat", "officers", "--periods", periods, "--timeout", "120"])
-            .args(["--out", out.to_str().unwrap()])
+        sat_officers(periods, "120", &out)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::piped())
             .spawn()
@@ -1253,7 +1244,7 @@ fn runs_sharing_a_periods_file_keep_each_others_results() {
         let o = child.wait_with_output().unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
-    let file: PeriodsFile = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let file = periods_file(&out);
     let got: Vec<(u64, bool)> = file
         .results
         .iter()
@@ -1284,10 +1275,8 @@ fn runs_sharing_a_periods_file_keep_each_others_results() {
 fn a_run_killed_outright_keeps_the_lemmas_of_its_last_periodic_save() {
     let dir = tempfile::tempdir().unwrap();
     let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["sat", "officers", "--periods", "27..27", "--timeout", "600"])
+    let mut child = sat_officers("27..27", "600", &out)
         .args(["--lemmas", lemmas.to_str().unwrap(), "--lemmas-every", "1"])
-        .args(["--out", out.to_str().unwrap()])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
