@@ -192,6 +192,24 @@ fn grundy() -> Command {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
 }
 
+/// Starts `grundy ARGS` with its output captured, and returns once `checkpoint` (if given) exists
+/// (at most two minutes).
+fn spawn_run(args: &[String], checkpoint: Option<&Path>) -> std::process::Child {
+    let child = grundy()
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while checkpoint.is_some_and(|path| !path.exists())
+        && started.elapsed() < Duration::from_secs(120)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child
+}
+
 fn run_args(checkpoint: &Path, n: &str) -> Vec<String> {
     [
         "run",
@@ -253,18 +271,9 @@ fn killed_runs_resume_to_the_same_checksum() {
         }
         args.push("--values-out".into());
         args.push(dir.path().join("resumed.bin").display().to_string());
-        let mut child = grundy()
-            .args(&args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
         // The first kill waits for the first checkpoint (the exact prefix): under a loaded CI
         // machine a fixed delay may come before it, and nothing would be resumed.
-        let started = std::time::Instant::now();
-        while round == 0 && !path.exists() && started.elapsed() < Duration::from_secs(120) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let mut child = spawn_run(&args, (round == 0).then_some(path.as_path()));
         std::thread::sleep(Duration::from_millis(wait_ms));
         if child.try_wait().unwrap().is_some() {
             finished = Some(child.wait_with_output().unwrap());
@@ -485,16 +494,7 @@ fn a_stop_request_checkpoints_every_value_and_exits_130() {
     let mut args = run_args(&path, "2^30");
     let every = args.iter().position(|a| a == "--checkpoint-every").unwrap();
     args[every + 1] = "1000".into();
-    let child = grundy()
-        .args(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let started = std::time::Instant::now();
-    while !path.exists() && started.elapsed() < Duration::from_secs(120) {
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    let child = spawn_run(&args, Some(&path));
     std::thread::sleep(Duration::from_millis(1500));
     send_signal(&child, "INT");
     let out = child.wait_with_output().unwrap();
