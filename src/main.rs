@@ -345,6 +345,10 @@ enum SlurmCommand {
         /// Learned clauses carried across tasks in this shared folder (see grundy sat --lemmas).
         #[arg(long, value_name = "DIR")]
         lemmas: Option<PathBuf>,
+        /// With --lemmas: each task also saves its file this often (a task killed outright,
+        /// past Slurm's grace time or with its node, keeps what it learned until then).
+        #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+        lemmas_every: f64,
         /// Run seeds A..B: one task per period and seed (see grundy sat --seed), so that an open
         /// period's search spreads over the array; `grundy merge` keeps every undecided run.
         #[arg(long, default_value = "0..0")]
@@ -1248,6 +1252,7 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             portfolio,
             no_neighbourhoods,
             lemmas,
+            lemmas_every,
             seeds,
             submit,
         } => {
@@ -1285,6 +1290,7 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
                 let dir = std::path::absolute(&dir)
                     .with_context(|| format!("cannot resolve {}", dir.display()))?;
                 args.extend(["--lemmas".to_string(), dir.display().to_string()]);
+                args.extend(["--lemmas-every".to_string(), lemmas_every.to_string()]);
             }
             let grundy = submit
                 .grundy

@@ -225,6 +225,8 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
         "--no-neighbourhoods",
         "--lemmas",
         s(&lemmas),
+        "--lemmas-every",
+        "30",
         "--work",
         s(&work),
         "--run-here",
@@ -237,6 +239,8 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
         manifest.contains("--lemmas") && manifest.contains(s(&lemmas)),
         "{manifest}"
     );
+    let flat: String = manifest.split_whitespace().collect();
+    assert!(flat.contains(r#""--lemmas-every","30""#), "{manifest}");
     let out = dir.path().join("merged.json");
     std::fs::copy(&local, &out).unwrap();
     ok(&["merge", s(&work), "--out", s(&out)]);
