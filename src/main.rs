@@ -199,6 +199,10 @@ struct SatSolveArgs {
     /// to --out [default: results/<game>/patterns-p<P>.json].
     #[arg(long)]
     all: bool,
+    /// Only the periods of --periods that the --out file does not decide yet (the next run of a
+    /// campaign over a range: decided periods are not solved again).
+    #[arg(long, conflicts_with = "all")]
+    open_only: bool,
     /// With --all: stop after this many rotation classes.
     #[arg(long, default_value_t = 100_000)]
     limit: usize,
@@ -679,8 +683,21 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     if args.solver == grundy::sat::solve::SolverKind::Varisat {
         eprintln!("grundy: note: varisat cannot be stopped, --timeout does not apply to it");
     }
+    let periods: Vec<u64> = range
+        .clone()
+        .filter(|&p| !args.open_only || known.result(p).is_none_or(|r| r.is_open()))
+        .collect();
+    if args.open_only {
+        eprintln!(
+            "grundy: --open-only: {} of {} periods are decided in {}; {} to run",
+            range.clone().count() - periods.len(),
+            range.clone().count(),
+            out.display(),
+            periods.len()
+        );
+    }
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
-    let display = SatDisplay::new(range.clone().count() as u64, timeout);
+    let display = SatDisplay::new(periods.len() as u64, timeout);
     // Each period goes into the file as it ends (read, merged and written under a lock, so
     // other runs on the same file keep theirs): a failure, a kill or a stop request later on
     // loses nothing already decided.
@@ -690,7 +707,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         scope.spawn(|| display.tick_until(&finished));
         let results = decide_all(
             &problem,
-            range,
+            periods,
             args.solver,
             Some(timeout),
             args.jobs,

@@ -1315,3 +1315,42 @@ fn a_run_killed_outright_keeps_the_lemmas_of_its_last_periodic_save() {
     // Nothing ran at the end of the run: a killed run records no result.
     assert!(!out.exists());
 }
+
+#[test]
+fn open_only_runs_just_the_periods_the_file_does_not_decide() {
+    use grundy::sat::periods::Status;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let run = |periods: &str, extra: &[&str]| {
+        let o = sat_officers(periods, "60", &out)
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let said = String::from_utf8_lossy(&o.stdout).into_owned();
+        let ran: Vec<u64> = said
+            .lines()
+            .filter_map(|l| {
+                l.strip_prefix("p=")?
+                    .split_whitespace()
+                    .next()?
+                    .parse()
+                    .ok()
+            })
+            .collect();
+        (ran, String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    assert_eq!(run("4..8", &[]).0, [4, 5, 6, 7, 8]);
+    let (ran, said) = run("4..10", &["--open-only"]);
+    assert_eq!(ran, [9, 10], "4..8 are decided in the file");
+    assert!(said.contains("5 of 7 periods are decided"), "{said}");
+    // The file holds 4..10, each status as Riley published it.
+    let file = periods_file(&out);
+    let published = riley();
+    let ps: Vec<u64> = file.results.iter().map(|r| r.p).collect();
+    assert_eq!(ps, (4..=10).collect::<Vec<u64>>());
+    for r in &file.results {
+        let feasible = published[r.p as usize - 1].1.is_some();
+        assert_eq!(r.feasible == Status::Sat, feasible, "p = {}", r.p);
+    }
+}

@@ -639,6 +639,11 @@ impl PeriodsFile {
         self.results.sort_by_key(|r| r.p);
     }
 
+    /// The result for period `p`, if the file has one.
+    pub fn result(&self, p: u64) -> Option<&PeriodResult> {
+        self.results.iter().find(|r| r.p == p)
+    }
+
     /// A checked feasible pattern of period `d`, if the file has one.
     pub fn pattern(&self, d: u64) -> Option<Vec<Value>> {
         self.results
@@ -765,7 +770,7 @@ pub enum Event<'a> {
 /// The first [`PeriodError`], from a period or from `record`.
 pub fn decide_all(
     problem: &Problem,
-    periods: std::ops::RangeInclusive<u64>,
+    periods: impl IntoIterator<Item = u64>,
     solver: SolverKind,
     timeout: Option<Duration>,
     jobs: usize,
@@ -788,7 +793,7 @@ pub fn decide_all(
             solver: "rayon",
             reason: e.to_string(),
         })?;
-    let periods: Vec<u64> = periods.collect();
+    let periods: Vec<u64> = periods.into_iter().collect();
     pool.install(|| {
         periods
             .par_iter()
