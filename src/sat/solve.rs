@@ -83,6 +83,9 @@ pub struct CadicalRun<'a> {
     pub options: &'a [(&'a str, i32)],
     /// Clauses learned by earlier runs to add, and where to keep what this run learns.
     pub carry: Option<&'a super::lemmas::Carry>,
+    /// Stop after this many conflicts (answering `Timeout`): a bound on work that, unlike a
+    /// timeout, does not depend on how loaded the machine is (tests, probes).
+    pub conflicts: Option<u32>,
 }
 
 fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer> {
@@ -109,6 +112,9 @@ pub fn solve_cadical_with(
     }
     for &(name, value) in run.options {
         solver.set_option(name, value)?;
+    }
+    if let Some(n) = run.conflicts {
+        rustsat::solvers::LimitConflicts::limit_conflicts(&mut solver, Some(n))?;
     }
     if let Some(path) = run.proof {
         // Before the first clause: the proof must see every clause added.
@@ -232,9 +238,8 @@ pub fn solve_portfolio(
                         seed: first_seed.wrapping_add(i as u32),
                         preset: (i % 3) as u8,
                         stop: Some(stop),
-                        proof: None,
-                        options: &[],
                         carry,
+                        ..CadicalRun::default()
                     };
                     let answer = solve_cadical_with(cnf, timeout, &run);
                     if matches!(answer, Ok(Answer::Sat(_) | Answer::Unsat)) {
