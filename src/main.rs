@@ -597,12 +597,8 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     };
     let game = parse_game(game)?;
     let range = parse_periods(periods)?;
-    if !(args.timeout > 0.0 && args.timeout.is_finite()) {
-        bail!("--timeout must be a positive number of seconds");
-    }
-    if !(args.lemmas_every > 0.0 && args.lemmas_every.is_finite()) {
-        bail!("--lemmas-every must be a positive number of seconds");
-    }
+    let timeout = positive_seconds("--timeout", args.timeout)?;
+    let lemma_every = positive_seconds("--lemmas-every", args.lemmas_every)?;
     if args.lemmas.is_some() && args.proof_dir.is_some() {
         bail!(
             "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
@@ -636,7 +632,7 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         seed: args.seed,
         neighbourhoods: !args.no_neighbourhoods,
         lemma_dir: args.lemmas.clone(),
-        lemma_every: std::time::Duration::from_secs_f64(args.lemmas_every),
+        lemma_every,
         ..Problem::from_prefix(&prefix)
     };
     if args.all {
@@ -644,7 +640,6 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         if let Some(l) = grundy::sat::exclusions::excluded_by(p, &problem.losing) {
             bail!("p = {p} is excluded (p divides l + 1 for the losing position {l}): no pattern");
         }
-        let timeout = std::time::Duration::from_secs_f64(args.timeout);
         let found =
             grundy::sat::enumerate::enumerate(&problem, p as usize, Some(timeout), args.limit)?;
         let json = serde_json::to_string_pretty(&found)? + "\n";
@@ -696,7 +691,6 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
             periods.len()
         );
     }
-    let timeout = std::time::Duration::from_secs_f64(args.timeout);
     let display = SatDisplay::new(periods.len() as u64, timeout);
     // Each period goes into the file as it ends (read, merged and written under a lock, so
     // other runs on the same file keep theirs): a failure, a kill or a stop request later on
@@ -713,15 +707,16 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
             args.jobs,
             &known,
             &|event| {
-                let Event::Ended(r) = event else {
-                    display.started(event);
-                    return Ok(());
-                };
-                display.ended(r);
-                let merged = PeriodsFile::merge_into(&out, &header, vec![r.clone()])?;
-                *file
-                    .lock()
-                    .expect("no panic while the periods file is held") = merged;
+                match event {
+                    Event::Started(p) => display.started(p),
+                    Event::Ended(r) => {
+                        display.ended(r);
+                        let merged = PeriodsFile::merge_into(&out, &header, vec![r.clone()])?;
+                        *file
+                            .lock()
+                            .expect("no panic while the periods file is held") = merged;
+                    }
+                }
                 Ok(())
             },
         );
@@ -783,10 +778,8 @@ impl SatDisplay {
         }
     }
 
-    fn started(&self, event: grundy::sat::periods::Event) {
-        if let (grundy::sat::periods::Event::Started(p), Ok(mut running)) =
-            (event, self.running.lock())
-        {
+    fn started(&self, p: u64) {
+        if let Ok(mut running) = self.running.lock() {
             running.push((p, std::time::Instant::now()));
         }
     }
@@ -837,6 +830,14 @@ impl SatDisplay {
         if let Ok(progress) = self.progress.lock() {
             progress.finish();
         }
+    }
+}
+
+/// `secs` of option `flag` as a duration, if it is a positive number a duration can hold.
+fn positive_seconds(flag: &str, secs: f64) -> Result<std::time::Duration> {
+    match std::time::Duration::try_from_secs_f64(secs) {
+        Ok(d) if !d.is_zero() => Ok(d),
+        _ => bail!("{flag} must be a positive number of seconds"),
     }
 }
 
@@ -969,9 +970,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             spill_dir,
         } => {
             let game = parse_game(&game)?;
-            if !(checkpoint_every > 0.0 && checkpoint_every.is_finite()) {
-                bail!("--checkpoint-every must be a positive number of seconds");
-            }
+            positive_seconds("--checkpoint-every", checkpoint_every)?;
             let mut config = RunConfig::new(game.clone(), to);
             config.threads = threads.unwrap_or(config.threads).max(1);
             config.verify = !no_verify;
@@ -1276,9 +1275,8 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             let game = parse_game(&game)?;
             let range = parse_periods(&periods)?;
             let seeds = parse_seeds(&seeds)?;
-            if !(timeout > 0.0 && timeout.is_finite()) {
-                bail!("--timeout must be a positive number of seconds");
-            }
+            positive_seconds("--timeout", timeout)?;
+            positive_seconds("--lemmas-every", lemmas_every)?;
             let mut args = vec![
                 "--solver".to_string(),
                 format!("{solver:?}").to_lowercase(),

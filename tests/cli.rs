@@ -247,3 +247,26 @@ fn stats_json_matches_the_reference_facts() {
         .collect();
     assert_eq!(json["losing_positions"], serde_json::json!(zeros));
 }
+
+#[test]
+fn seconds_that_are_not_a_positive_duration_are_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let work = dir.path().join("work");
+    let (out, work) = (out.to_str().unwrap(), work.to_str().unwrap());
+    for (flag, secs) in [
+        ("--timeout", "0"),
+        ("--timeout", "1e300"),
+        ("--lemmas-every", "-1"),
+        ("--lemmas-every", "NaN"),
+    ] {
+        let given = format!("{flag}={secs}"); // `=`: clap would read "-1" as a flag
+        let sat = ["sat", "officers", "--periods", "4..4", &given, "--out", out];
+        let line = fails_with_one_line(&sat);
+        assert!(line.contains(flag) && line.contains("positive"), "{line}");
+        let slurm = ["slurm", "sat", "officers", "--periods", "4..4", &given];
+        let line = fails_with_one_line(&[&slurm[..], &["--work", work, "--dry-run"]].concat());
+        assert!(line.contains(flag) && line.contains("positive"), "{line}");
+    }
+    assert!(files_in(dir.path()).is_empty(), "nothing written");
+}

@@ -646,9 +646,8 @@ impl PeriodsFile {
 
     /// A checked feasible pattern of period `d`, if the file has one.
     pub fn pattern(&self, d: u64) -> Option<Vec<Value>> {
-        self.results
-            .iter()
-            .find(|r| r.p == d && r.feasible == Status::Sat)
+        self.result(d)
+            .filter(|r| r.feasible == Status::Sat)
             .and_then(|r| r.pattern.clone())
     }
 
