@@ -7,9 +7,7 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use common::{fresh, run};
-use grundy::sat::encode::PeriodEncoding;
-use grundy::{ExactGenerator, Game};
+use common::{fresh, officers_encoding, run};
 use rustsat::solvers::{Solve, SolverResult};
 use rustsat::types::Lit;
 
@@ -25,10 +23,7 @@ fn main() {
         .get(6)
         .and_then(|a| a.strip_prefix('w'))
         .map_or(1, |w| w.parse().unwrap());
-    let mut g = ExactGenerator::new(&Game::officers());
-    g.extend_to(1 << 16).unwrap();
-    let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
-    let mut e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap();
+    let mut e = officers_encoding(p);
     if rot {
         e.break_rotation();
     }

@@ -7,9 +7,7 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use common::{fresh, run};
-use grundy::sat::encode::PeriodEncoding;
-use grundy::{ExactGenerator, Game};
+use common::{fresh, officers_encoding, run};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -22,10 +20,7 @@ fn main() {
         "half" => &[true],
         _ => &[false, true],
     };
-    let mut g = ExactGenerator::new(&Game::officers());
-    g.extend_to(1 << 16).unwrap();
-    let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
-    let e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap();
+    let e = officers_encoding(p);
     let plain: Vec<Vec<i32>> = e.cnf.clauses().map(<[i32]>::to_vec).collect();
     let mut clauses = plain.clone();
     {

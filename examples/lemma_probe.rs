@@ -7,10 +7,8 @@
 #[path = "common/mod.rs"]
 mod common;
 
-use common::{fresh, run};
-use grundy::sat::encode::PeriodEncoding;
+use common::{fresh, officers_encoding, run};
 use grundy::sat::local::Walk;
-use grundy::{ExactGenerator, Game};
 use rustsat::solvers::{Learn, LimitConflicts};
 use rustsat::types::Clause;
 use std::sync::atomic::AtomicBool;
@@ -29,10 +27,7 @@ fn main() {
     };
     let max_len: usize = args[5].parse().unwrap();
     let mode = args[6].as_str();
-    let mut g = ExactGenerator::new(&Game::officers());
-    g.extend_to(1 << 16).unwrap();
-    let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
-    let e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap();
+    let e = officers_encoding(p);
     let mut walk = Walk::new(e.shifts(), seed);
     let mut best = (usize::MAX, Vec::new());
     let stop = AtomicBool::new(false);

@@ -1,9 +1,21 @@
-//! What the SAT probes share: a fresh CaDiCaL holding some clauses, and a solve with a time limit.
+//! What the SAT probes share: Officers' encoding of a period, a fresh CaDiCaL holding some
+//! clauses, and a solve with a time limit.
 
+use grundy::sat::encode::PeriodEncoding;
+use grundy::{ExactGenerator, Game};
 use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
 use rustsat::types::{Clause, Lit};
 use rustsat_cadical::CaDiCaL;
 use std::time::{Duration, Instant};
+
+/// The encoding of Officers period `p`, with the rare table of its first 2^16 values (all 1584
+/// known rare values).
+pub fn officers_encoding(p: usize) -> PeriodEncoding {
+    let mut g = ExactGenerator::new(&Game::officers());
+    g.extend_to(1 << 16).unwrap();
+    let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
+    PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap()
+}
 
 /// A new CaDiCaL with `clauses` (DIMACS literals).
 pub fn fresh(clauses: &[Vec<i32>]) -> CaDiCaL<'static, 'static> {
