@@ -34,6 +34,16 @@ fn periods_file(out: &Path) -> PeriodsFile {
     serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
 }
 
+/// The status Riley's list gives a period: feasible with his pattern, else excluded.
+fn riley_status(published: &Option<Vec<u16>>) -> grundy::sat::periods::Status {
+    use grundy::sat::periods::Status;
+    if published.is_some() {
+        Status::Sat
+    } else {
+        Status::Excluded
+    }
+}
+
 /// Riley's list: (p, Some(pattern)) or (p, None) for excluded periods.
 fn riley() -> Vec<(usize, Option<Vec<u16>>)> {
     read_reference("mvr_sat_feasible_period_patterns.txt")
@@ -264,7 +274,7 @@ fn statuses_up_to_12_are_rileys() {
 }
 
 fn statuses_up_to_12_equal_rileys(problem: &grundy::sat::periods::Problem) {
-    use grundy::sat::periods::{PeriodsFile, Status, decide_all, minimal_period};
+    use grundy::sat::periods::{PeriodsFile, decide_all, minimal_period};
     use grundy::sat::solve::SolverKind;
     let file = PeriodsFile::new(problem);
     let timeout = Some(std::time::Duration::from_secs(120));
@@ -283,11 +293,7 @@ fn statuses_up_to_12_equal_rileys(problem: &grundy::sat::periods::Problem) {
             assert!(!r.how.contains("local search"), "p={p}: {}", r.how);
         }
         assert_eq!(r.p, p as u64);
-        let expected = if published.is_some() {
-            Status::Sat
-        } else {
-            Status::Excluded
-        };
+        let expected = riley_status(&published);
         assert_eq!((r.feasible, r.primitive), (expected, expected), "p={p}");
         if let Some(s) = &r.pattern {
             check_pattern(&Game::officers(), SparseSpace::OFFICERS, &problem.rares, s).unwrap();
@@ -492,11 +498,7 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
             );
         }
         if let Some((_, p_pattern)) = published.iter().find(|(p, _)| *p as u64 == r.p) {
-            let expected = if p_pattern.is_some() {
-                Status::Sat
-            } else {
-                Status::Excluded
-            };
+            let expected = riley_status(p_pattern);
             for status in [r.feasible, r.primitive] {
                 assert!(
                     status == expected || status == Status::Timeout,
@@ -1246,16 +1248,12 @@ fn runs_sharing_a_periods_file_keep_each_others_results() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
     let file = periods_file(&out);
-    let got: Vec<(u64, bool)> = file
-        .results
-        .iter()
-        .map(|r| (r.p, r.feasible == Status::Sat))
-        .collect();
+    let got: Vec<(u64, Status)> = file.results.iter().map(|r| (r.p, r.feasible)).collect();
     // Against Riley's list: 20, 22 and 26 have patterns, 21 is excluded.
     let published = riley();
-    let expected: Vec<(u64, bool)> = [20usize, 21, 22, 26]
+    let expected: Vec<(u64, Status)> = [20usize, 21, 22, 26]
         .iter()
-        .map(|&p| (p as u64, published[p - 1].1.is_some()))
+        .map(|&p| (p as u64, riley_status(&published[p - 1].1)))
         .collect();
     assert_eq!(got, expected);
     // Results under another rare table (a shorter prefix has fewer rare values) are refused.
@@ -1319,7 +1317,6 @@ fn a_run_killed_outright_keeps_the_lemmas_of_its_last_periodic_save() {
 
 #[test]
 fn open_only_runs_just_the_periods_the_file_does_not_decide() {
-    use grundy::sat::periods::Status;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
     let run = |periods: &str, extra: &[&str]| {
@@ -1351,7 +1348,7 @@ fn open_only_runs_just_the_periods_the_file_does_not_decide() {
     let ps: Vec<u64> = file.results.iter().map(|r| r.p).collect();
     assert_eq!(ps, (4..=10).collect::<Vec<u64>>());
     for r in &file.results {
-        let feasible = published[r.p as usize - 1].1.is_some();
-        assert_eq!(r.feasible == Status::Sat, feasible, "p = {}", r.p);
+        let expected = riley_status(&published[r.p as usize - 1].1);
+        assert_eq!(r.feasible, expected, "p = {}", r.p);
     }
 }
