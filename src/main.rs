@@ -266,6 +266,15 @@ enum SatCommand {
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
     },
+    /// What a periods file knows: each period's answers, and for the open ones the campaign so
+    /// far (runs, seeds, seconds in all), then the open periods and the gaps of its range.
+    Summary {
+        /// The game whose default file to read, results/<game>/periods.json.
+        game: Option<String>,
+        /// The periods file to read instead (the --out of grundy sat).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
     Check {
         game: String,
@@ -357,6 +366,14 @@ enum SlurmCommand {
         /// period's search spreads over the array; `grundy merge` keeps every undecided run.
         #[arg(long, default_value = "0..0")]
         seeds: String,
+        /// Submit only the tasks of periods that are still open: not decided in the periods file
+        /// (--periods-file) nor by a verdict of this work folder. The plan keeps every period, so
+        /// the same command, run again after `grundy merge`, submits what is left.
+        #[arg(long)]
+        open_only: bool,
+        /// With --open-only: the periods file to read [default: results/<game>/periods.json].
+        #[arg(long, requires = "open_only")]
+        periods_file: Option<PathBuf>,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
         #[command(flatten)]
@@ -521,6 +538,9 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
         SatCommand::Export { game, values, .. }
         | SatCommand::Excluded { game, values, .. }
         | SatCommand::Check { game, values, .. } => (parse_game(game)?, *values),
+        SatCommand::Summary { game, out } => {
+            return run_sat_summary(game.as_deref(), out.as_deref());
+        }
     };
     let prefix = exact_prefix(&game, values as usize)?;
     let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
@@ -565,6 +585,7 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
                 }
             }
         }
+        SatCommand::Summary { .. } => unreachable!("answered above, without the prefix"),
         SatCommand::Check { pattern, .. } => {
             let s: Vec<u16> = pattern
                 .split([',', ' '])
@@ -583,6 +604,90 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
                 }
             }
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat summary`: the periods file as a table, open periods with their campaign so far.
+fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<ExitCode> {
+    use grundy::sat::periods::PeriodsFile;
+    let path = match (out, game) {
+        (Some(out), _) => out.to_path_buf(),
+        (None, Some(game)) => PeriodsFile::default_path(&parse_game(game)?),
+        (None, None) => bail!("grundy sat summary needs GAME or --out FILE"),
+    };
+    let file = PeriodsFile::read(&path)?
+        .with_context(|| format!("{}: no such periods file", path.display()))?;
+    if let Some(game) = game
+        && parse_game(game)?.to_string() != file.game
+    {
+        bail!(
+            "{}: holds results for {}, not {game}",
+            path.display(),
+            file.game
+        );
+    }
+    println!(
+        "{}: {} periods of {} (rare table: {} values, the last at {}; {})",
+        path.display(),
+        file.results.len(),
+        file.game,
+        file.rare_values,
+        file.last_rare,
+        file.assumptions
+    );
+    let mut open = Vec::new();
+    for r in &file.results {
+        let c = r.campaign();
+        if r.is_open() {
+            let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
+            println!(
+                "p={:<3} OPEN after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s; last: {}",
+                r.p,
+                c.runs,
+                if c.runs == 1 { "" } else { "s" },
+                seeds.join(" "),
+                c.seconds,
+                c.longest,
+                r.how
+            );
+            open.push(format!("{} ({:.0} s)", r.p, c.seconds));
+        } else {
+            let before = match c.runs {
+                1 => String::new(),
+                n => format!(" (after {} open runs, {:.0} s in all)", n - 1, c.seconds),
+            };
+            println!("{}{before}", period_line(r, false));
+        }
+    }
+    let decided = file.results.len() - open.len();
+    let count = |f: &dyn Fn(&grundy::sat::periods::PeriodResult) -> bool| {
+        file.results.iter().filter(|r| f(r)).count()
+    };
+    use grundy::sat::periods::Status;
+    println!(
+        "decided {decided}: {} can be the minimal period, {} feasible only by repeating a divisor, {} excluded by a losing position, {} unsat",
+        count(&|r| r.primitive == Status::Sat),
+        count(&|r| r.feasible == Status::Sat && r.primitive == Status::Unsat),
+        count(&|r| r.feasible == Status::Excluded),
+        count(&|r| r.feasible == Status::Unsat),
+    );
+    println!(
+        "open {}: {}",
+        open.len(),
+        if open.is_empty() {
+            "none".into()
+        } else {
+            open.join(", ")
+        }
+    );
+    let last = file.results.last().map_or(0, |r| r.p);
+    let gaps: Vec<String> = (1..=last)
+        .filter(|&p| file.result(p).is_none())
+        .map(|p| p.to_string())
+        .collect();
+    if !gaps.is_empty() {
+        println!("not in the file (below {last}): {}", gaps.join(" "));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -610,13 +715,13 @@ fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     if args.all && range.start() != range.end() {
         bail!("--all enumerates one period: give --periods P..P");
     }
-    let out = args.out.clone().unwrap_or_else(|| {
-        let name = if args.all {
-            format!("patterns-p{}.json", range.start())
-        } else {
-            "periods.json".into()
-        };
-        PathBuf::from(format!("results/{}/{name}", game.slug()))
+    let out = args.out.clone().unwrap_or_else(|| match args.all {
+        true => PathBuf::from(format!(
+            "results/{}/patterns-p{}.json",
+            game.slug(),
+            range.start()
+        )),
+        false => PeriodsFile::default_path(&game),
     });
     grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
     let prefix = exact_prefix(&game, args.values as usize)?;
@@ -1225,6 +1330,8 @@ fn period_line(r: &grundy::sat::periods::PeriodResult, with_pattern: bool) -> St
 
 fn run_slurm(what: SlurmCommand) -> Result<()> {
     use grundy::cluster::{Manifest, SubmitOptions, array_spec};
+    // With `slurm sat --open-only`: the periods file and the periods it decides.
+    let mut decided: Option<(PathBuf, Vec<u64>)> = None;
     let (manifest, submit) = match what {
         SlurmCommand::Verify {
             values,
@@ -1270,6 +1377,8 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             lemmas,
             lemmas_every,
             seeds,
+            open_only,
+            periods_file,
             submit,
         } => {
             let game = parse_game(&game)?;
@@ -1277,6 +1386,15 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
             let seeds = parse_seeds(&seeds)?;
             positive_seconds("--timeout", timeout)?;
             positive_seconds("--lemmas-every", lemmas_every)?;
+            if open_only {
+                use grundy::sat::periods::PeriodsFile;
+                let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
+                let known = PeriodsFile::read(&path)?.map_or_else(Vec::new, |f| {
+                    let open = |r: &&grundy::sat::periods::PeriodResult| !r.is_open();
+                    f.results.iter().filter(open).map(|r| r.p).collect()
+                });
+                decided = Some((path, known));
+            }
             let mut args = vec![
                 "--solver".to_string(),
                 format!("{solver:?}").to_lowercase(),
@@ -1330,14 +1448,22 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
     };
     let work = &submit.work;
     let mut manifest = manifest.open(work, &options)?;
-    let todo = manifest.not_done(work);
+    let mut todo = manifest.not_done(work);
     let total = manifest.tasks.len();
-    if todo.is_empty() {
+    let mut done = format!("all {total} tasks of {} are done", work.display());
+    if let Some((path, known)) = decided {
+        let skip = manifest.decided_tasks(work, &known);
+        let before = todo.len();
+        todo.retain(|i| !skip.contains(i));
         println!(
-            "all {total} tasks of {} are done; combine them with: grundy merge {}",
-            work.display(),
-            work.display()
+            "--open-only: {} tasks left out, their periods decided in {} or by this folder's verdicts",
+            before - todo.len(),
+            path.display()
         );
+        done = format!("every task of {} is done or not needed", work.display());
+    }
+    if todo.is_empty() {
+        println!("{done}; combine them with: grundy merge {}", work.display());
         return Ok(());
     }
     println!(
@@ -1417,6 +1543,12 @@ fn run_merge(dir: &std::path::Path, out: Option<&std::path::Path>) -> Result<Exi
         MergeReport::Sat(m) => {
             for r in &m.results {
                 println!("{}", period_line(r, false));
+            }
+            if !m.not_needed.is_empty() {
+                println!(
+                    "tasks not needed (no verdict, their period decided): {}",
+                    array_spec(&m.not_needed)
+                );
             }
             if !m.missing.is_empty() {
                 println!(

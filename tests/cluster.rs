@@ -299,6 +299,73 @@ fn sat_seeds_spread_one_open_period_and_merge_keeps_each_run() {
     assert_eq!(seeds, [0, 1, 2]);
 }
 
+#[test]
+fn sat_open_only_submits_just_the_open_periods_and_merge_calls_the_rest_not_needed() {
+    // The periods file decides 4..6; a plan of 4..8 with two seeds each has 10 tasks, of which
+    // --open-only runs the 4 of periods 7 and 8.
+    let dir = tempfile::tempdir().unwrap();
+    let known = dir.path().join("known.json");
+    let periods_4_6 = ["sat", "officers", "--periods", "4..6", "--timeout", "60"];
+    ok(&[&periods_4_6[..], &["--out", s(&known)]].concat());
+    let work = dir.path().join("work");
+    let submit = [
+        "slurm",
+        "sat",
+        "officers",
+        "--periods",
+        "4..8",
+        "--seeds",
+        "0..1",
+        "--timeout",
+        "60",
+        "--open-only",
+        "--periods-file",
+        s(&known),
+        "--work",
+        s(&work),
+        "--run-here",
+    ];
+    let said = ok(&submit);
+    assert!(said.contains("--open-only: 6 tasks left out"), "{said}");
+    let mut verdicts: Vec<String> = std::fs::read_dir(work.join("verdicts"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".json") && !name.starts_with('.'))
+        .collect();
+    verdicts.sort();
+    let expected = [
+        "sat-7-seed1.json",
+        "sat-7.json",
+        "sat-8-seed1.json",
+        "sat-8.json",
+    ];
+    assert_eq!(verdicts, expected);
+    // A lost verdict of p = 8 is not run again: the other seed's verdict decides 8.
+    std::fs::remove_file(work.join("verdicts/sat-8-seed1.json")).unwrap();
+    let said = ok(&submit);
+    assert!(said.contains("--open-only: 7 tasks left out"), "{said}");
+    assert!(said.contains("is done or not needed"), "{said}");
+    // The merge names the seven tasks without a verdict as not needed, none as missing, and the
+    // file holds 4..8 as Riley published them.
+    let said = ok(&["merge", s(&work), "--out", s(&known)]);
+    assert!(
+        said.contains("not needed (no verdict, their period decided): 0-5,9"),
+        "{said}"
+    );
+    assert!(!said.contains("missing tasks"), "{said}");
+    let published = crate::sat::riley();
+    let statuses = period_statuses(&json(&known));
+    let ps: Vec<u64> = statuses.iter().map(|r| r.0).collect();
+    assert_eq!(ps, [4, 5, 6, 7, 8]);
+    for (p, feasible, _) in statuses {
+        let riley = crate::sat::riley_status(&published[p as usize - 1].1);
+        assert_eq!(
+            feasible,
+            format!("\"{}\"", format!("{riley:?}").to_lowercase())
+        );
+    }
+}
+
 // ---- real Slurm (run by .ci/slurm-test) ----
 
 fn squeue_empty(job: &str) -> bool {

@@ -35,7 +35,7 @@ fn periods_file(out: &Path) -> PeriodsFile {
 }
 
 /// The status Riley's list gives a period: feasible with his pattern, else excluded.
-fn riley_status(published: &Option<Vec<u16>>) -> grundy::sat::periods::Status {
+pub(crate) fn riley_status(published: &Option<Vec<u16>>) -> grundy::sat::periods::Status {
     use grundy::sat::periods::Status;
     if published.is_some() {
         Status::Sat
@@ -45,7 +45,7 @@ fn riley_status(published: &Option<Vec<u16>>) -> grundy::sat::periods::Status {
 }
 
 /// Riley's list: (p, Some(pattern)) or (p, None) for excluded periods.
-fn riley() -> Vec<(usize, Option<Vec<u16>>)> {
+pub(crate) fn riley() -> Vec<(usize, Option<Vec<u16>>)> {
     read_reference("mvr_sat_feasible_period_patterns.txt")
         .lines()
         .filter_map(|l| l.strip_prefix("p="))
@@ -1350,5 +1350,69 @@ fn open_only_runs_just_the_periods_the_file_does_not_decide() {
     for r in &file.results {
         let expected = riley_status(&published[r.p as usize - 1].1);
         assert_eq!(r.feasible, expected, "p = {}", r.p);
+    }
+}
+
+#[test]
+fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let ok = |command: &mut Command| {
+        let o = command.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    ok(&mut sat_officers("5..6", "60", &out));
+    for seed in ["4", "3"] {
+        ok(sat_officers("27..27", "1", &out).args(["--local", "0", "--seed", seed]));
+    }
+    let summary = || {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_grundy"));
+        c.args(["sat", "summary", "--out", out.to_str().unwrap()]);
+        c
+    };
+    let said = ok(&mut summary());
+    let line = |p: &str| {
+        said.lines()
+            .find(|l| l.starts_with(&format!("p={p} ")))
+            .unwrap_or_else(|| panic!("no line for p = {p}:\n{said}"))
+            .to_string()
+    };
+    // The seconds of both runs, summed here from the file's own fields.
+    let file = periods_file(&out);
+    let r = file.results.iter().find(|r| r.p == 27).unwrap();
+    assert_eq!(r.earlier.len(), 1);
+    let total = r.seconds + r.earlier[0].seconds;
+    let p27 = line("27");
+    assert!(p27.contains("OPEN after 2 runs (seeds 3 4)"), "{p27}");
+    assert!(p27.contains(&format!(", {total:.0} s in all")), "{p27}");
+    assert!(line("5").contains("feasible excluded"), "{said}");
+    assert!(line("6").contains("feasible sat"), "{said}");
+    assert!(
+        said.contains(&format!("open 1: 27 ({total:.0} s)")),
+        "{said}"
+    );
+    let gaps: Vec<String> = (1..27)
+        .filter(|p| ![5, 6].contains(p))
+        .map(|p| p.to_string())
+        .collect();
+    assert!(
+        said.contains(&format!("not in the file (below 27): {}", gaps.join(" "))),
+        "{said}"
+    );
+    // A file of another game, a file that is not there, no file named: one line, non-zero exit.
+    let missing = dir.path().join("none.json");
+    let out = out.to_str().unwrap();
+    for args in [
+        &["sat", "summary", ".45", "--out", out][..],
+        &["sat", "summary", "--out", missing.to_str().unwrap()],
+        &["sat", "summary"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success() && err.lines().count() == 1, "{err}");
     }
 }

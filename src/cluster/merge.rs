@@ -44,6 +44,9 @@ pub struct VerifyMerge {
 pub struct SatMerge {
     pub game: String,
     pub tasks: usize,
+    /// Tasks with no verdict whose period another task, or the periods file, decides: not
+    /// needed (left out by `--open-only`, or still to run but with nothing left to decide).
+    pub not_needed: Vec<usize>,
     pub missing: Vec<usize>,
     pub out: PathBuf,
     pub results: Vec<PeriodResult>,
@@ -63,7 +66,7 @@ fn read_verify(dir: &Path, task: &super::Task) -> Option<Verdict> {
     (task.what == format!("[{}, {})", v.from, v.to)).then_some(v)
 }
 
-fn read_sat(dir: &Path, task: &super::Task) -> Option<PeriodResult> {
+pub(super) fn read_sat(dir: &Path, task: &super::Task) -> Option<PeriodResult> {
     let text = std::fs::read_to_string(dir.join(&task.verdict)).ok()?;
     let file: PeriodsFile = serde_json::from_str(&text).ok()?;
     file.results
@@ -91,13 +94,11 @@ pub fn merge(dir: &Path, sat_out: Option<&Path>) -> Result<MergeReport, ClusterE
     let report = match &manifest.work {
         Work::Verify { .. } => MergeReport::Verify(merge_verify(&manifest, dir)?),
         Work::Sat { game, .. } => {
-            let slug = game
-                .parse::<crate::Game>()
-                .map_or("game".into(), |g| g.slug());
-            let out = sat_out.map_or_else(
-                || PathBuf::from(format!("results/{slug}/periods.json")),
-                Path::to_path_buf,
-            );
+            let out = match (sat_out, game.parse::<crate::Game>()) {
+                (Some(out), _) => out.to_path_buf(),
+                (None, Ok(game)) => PeriodsFile::default_path(&game),
+                (None, Err(_)) => PathBuf::from("results/game/periods.json"),
+            };
             MergeReport::Sat(merge_sat(&manifest, dir, &out)?)
         }
     };
@@ -227,13 +228,20 @@ fn merge_sat(manifest: &Manifest, dir: &Path, out: &Path) -> Result<SatMerge, Cl
     };
     // The same locked read-merge-write as `grundy sat` itself, with the same refusals (another
     // game, another rare table).
-    PeriodsFile::merge_into(out, &header, results.clone()).map_err(|e| ClusterError::Bad {
-        path: out.display().to_string(),
-        reason: e.reason,
-    })?;
+    let merged =
+        PeriodsFile::merge_into(out, &header, results.clone()).map_err(|e| ClusterError::Bad {
+            path: out.display().to_string(),
+            reason: e.reason,
+        })?;
+    let (not_needed, missing) = missing.into_iter().partition(|&i| {
+        super::task_period(&manifest.tasks[i])
+            .and_then(|p| merged.result(p))
+            .is_some_and(|r| !r.is_open())
+    });
     Ok(SatMerge {
         game: game.clone(),
         tasks: manifest.tasks.len(),
+        not_needed,
         missing,
         out: out.to_path_buf(),
         results,

@@ -146,6 +146,16 @@ pub(crate) fn sat_task(p: u64, seed: u64) -> String {
     }
 }
 
+/// The period a SAT task decides (from its name, [`sat_task`]); `None` for other tasks.
+pub(crate) fn task_period(task: &Task) -> Option<u64> {
+    task.what
+        .strip_prefix("p=")?
+        .split(' ')
+        .next()?
+        .parse()
+        .ok()
+}
+
 impl Manifest {
     /// Plans the verification of claims `[from, to)` of `values` in `shards` tasks.
     pub fn verify(
@@ -350,6 +360,25 @@ impl Manifest {
             .iter()
             .map(|t| t.index)
             .filter(|i| !done.contains(i))
+            .collect()
+    }
+
+    /// SAT work: the tasks whose period is among `decided`, and the periods that a task's own
+    /// verdict in `dir` decides (another seed of the same period, say), so that a campaign's next
+    /// submission runs only the open periods (`grundy slurm sat --open-only`).
+    pub fn decided_tasks(&self, dir: &Path, decided: &[u64]) -> Vec<usize> {
+        let mut decided = decided.to_vec();
+        decided.extend(
+            self.tasks
+                .iter()
+                .filter_map(|t| merge::read_sat(dir, t))
+                .filter(|r| !r.is_open())
+                .map(|r| r.p),
+        );
+        self.tasks
+            .iter()
+            .filter(|t| task_period(t).is_some_and(|p| decided.contains(&p)))
+            .map(|t| t.index)
             .collect()
     }
 

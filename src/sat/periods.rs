@@ -113,6 +113,25 @@ impl PeriodResult {
         self.seconds + self.earlier.iter().map(|a| a.seconds).sum::<f64>()
     }
 
+    /// What this period has had in all: runs, seeds, seconds (see [`Campaign`]).
+    pub fn campaign(&self) -> Campaign {
+        let runs: Vec<(u64, f64)> = self
+            .earlier
+            .iter()
+            .map(|a| (a.seed, a.seconds))
+            .chain(std::iter::once((self.seed, self.seconds)))
+            .collect();
+        let mut seeds: Vec<u64> = runs.iter().map(|r| r.0).collect();
+        seeds.sort_unstable();
+        seeds.dedup();
+        Campaign {
+            runs: runs.len(),
+            seeds,
+            seconds: self.campaign_seconds(),
+            longest: runs.iter().map(|r| r.1).fold(0.0, f64::max),
+        }
+    }
+
     /// This run as an earlier attempt, if it left the period open.
     fn as_attempt(&self) -> Option<Attempt> {
         self.is_open().then(|| Attempt {
@@ -122,6 +141,19 @@ impl PeriodResult {
             timeout_seconds: self.timeout_seconds,
         })
     }
+}
+
+/// The effort one period has had, over every run the file keeps (the result's own run and its
+/// `earlier` attempts): what `grundy sat summary` reports for a campaign.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Campaign {
+    pub runs: usize,
+    /// Run seeds used, sorted, each once.
+    pub seeds: Vec<u64>,
+    /// Seconds in all (wall-clock seconds of each run, summed).
+    pub seconds: f64,
+    /// The longest single run.
+    pub longest: f64,
 }
 
 /// Why a period could not be decided (not a timeout).
@@ -637,6 +669,11 @@ impl PeriodsFile {
             }
         }
         self.results.sort_by_key(|r| r.p);
+    }
+
+    /// Where a game's periods file lives unless told otherwise: `results/<slug>/periods.json`.
+    pub fn default_path(game: &Game) -> PathBuf {
+        PathBuf::from(format!("results/{}/periods.json", game.slug()))
     }
 
     /// The result for period `p`, if the file has one.
