@@ -641,8 +641,11 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
         let c = r.campaign();
         if r.is_open() {
             let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
+            let closest = c.closest.map_or(String::new(), |(bad, seed)| {
+                format!("; closest: {bad} of {} residues bad (seed {seed})", r.p)
+            });
             println!(
-                "p={:<3} OPEN after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s; last: {}",
+                "p={:<3} OPEN after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s{closest}; last: {}",
                 r.p,
                 c.runs,
                 if c.runs == 1 { "" } else { "s" },
@@ -1314,8 +1317,9 @@ fn check_interval(from: u64, to: u64, len: u64) -> Result<()> {
 
 /// One line per decided period: statuses, seconds, how, and the pattern if `with_pattern`.
 fn period_line(r: &grundy::sat::periods::PeriodResult, with_pattern: bool) -> String {
-    let pattern = match &r.pattern {
-        Some(s) if with_pattern => format!(" {s:?}"),
+    let pattern = match (&r.pattern, &r.closest) {
+        (Some(s), _) if with_pattern => format!(" {s:?}"),
+        (None, Some(near)) => format!(" (closest: {} of {} residues bad)", near.bad, r.p),
         _ => String::new(),
     };
     format!(

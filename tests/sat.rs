@@ -787,6 +787,7 @@ fn bare_result(p: u64, s: grundy::sat::periods::Status) -> grundy::sat::periods:
         lemmas: Vec::new(),
         seed: 0,
         earlier: Vec::new(),
+        closest: None,
     }
 }
 
@@ -821,9 +822,15 @@ fn local_search_finds_checked_officers_patterns_for_small_even_periods() {
         let budget = std::time::Duration::from_secs(20);
         let primitive = |s: &[u8]| grundy::sat::periods::minimal_period(s) == s.len();
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let bytes =
-            grundy::sat::local::search_parallel(e.shifts(), budget, 1, 2, &primitive, &stop)
-                .unwrap_or_else(|| panic!("no pattern of minimal period {p} in {budget:?}"));
+        let bytes = grundy::sat::local::search_parallel(
+            e.shifts(),
+            budget,
+            (1, 2),
+            &primitive,
+            &stop,
+            &Default::default(),
+        )
+        .unwrap_or_else(|| panic!("no pattern of minimal period {p} in {budget:?}"));
         let pattern = e.expand(&bytes);
         assert_eq!(grundy::sat::periods::minimal_period(&pattern), p);
         check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &pattern)
@@ -1363,9 +1370,10 @@ fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
         String::from_utf8_lossy(&o.stdout).into_owned()
     };
     ok(&mut sat_officers("5..6", "60", &out));
-    for seed in ["4", "3"] {
-        ok(sat_officers("27..27", "1", &out).args(["--local", "0", "--seed", seed]));
-    }
+    // Seed 4 with CaDiCaL alone, seed 3 with the local search beside it (which keeps its
+    // closest near miss).
+    ok(sat_officers("27..27", "1", &out).args(["--local", "0", "--seed", "4"]));
+    let run_said = ok(sat_officers("27..27", "1", &out).args(["--seed", "3"]));
     let summary = || {
         let mut c = Command::new(env!("CARGO_BIN_EXE_grundy"));
         c.args(["sat", "summary", "--out", out.to_str().unwrap()]);
@@ -1383,8 +1391,25 @@ fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
     let r = file.results.iter().find(|r| r.p == 27).unwrap();
     assert_eq!(r.earlier.len(), 1);
     let total = r.seconds + r.earlier[0].seconds;
+    // The near miss: its bad residues, counted by the witness check, are as many as it says.
+    assert_eq!(r.earlier[0].closest, None, "no local search, no near miss");
+    let near = r
+        .closest
+        .as_ref()
+        .expect("the local search's closest state");
+    let bad = grundy::sat::witness::bad_residues(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &officers_rares(),
+        &near.pattern,
+    );
+    assert!(near.pattern.len() == 27 && bad.len() == near.bad && near.bad > 0);
+    let closest = format!("(closest: {} of 27 residues bad)", near.bad);
+    assert!(run_said.contains(&closest), "{run_said}");
     let p27 = line("27");
     assert!(p27.contains("OPEN after 2 runs (seeds 3 4)"), "{p27}");
+    let closest = format!("; closest: {} of 27 residues bad (seed 3)", near.bad);
+    assert!(p27.contains(&closest), "{p27}");
     assert!(p27.contains(&format!(", {total:.0} s in all")), "{p27}");
     assert!(line("5").contains("feasible excluded"), "{said}");
     assert!(line("6").contains("feasible sat"), "{said}");

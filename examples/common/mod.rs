@@ -1,5 +1,6 @@
 //! What the SAT probes share: Officers' encoding of a period, a fresh CaDiCaL holding some
-//! clauses, and a solve with a time limit.
+//! clauses, and a solve with a time limit. Each probe uses some of them.
+#![allow(dead_code)]
 
 use grundy::sat::encode::PeriodEncoding;
 use grundy::{ExactGenerator, Game};
@@ -15,6 +16,17 @@ pub fn officers_encoding(p: usize) -> PeriodEncoding {
     g.extend_to(1 << 16).unwrap();
     let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
     PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap()
+}
+
+/// The option shifts of Officers period `p` (see `option_shifts`), from the same rare table:
+/// what the tabu walk of `grundy::sat::local` runs on.
+pub fn officers_shifts(p: usize) -> Vec<Vec<u8>> {
+    let mut g = ExactGenerator::new(&Game::officers());
+    g.extend_to(1 << 16).unwrap();
+    let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
+    grundy::sat::encode::option_shifts(&Game::officers(), g.space(), &rares, p)
+        .unwrap()
+        .1
 }
 
 /// A new CaDiCaL with `clauses` (DIMACS literals).

@@ -79,6 +79,22 @@ pub struct PeriodResult {
     /// effort an open period has had, so that a long campaign does not lose count.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<Attempt>,
+    /// For a question left open: the closest the local search came (see [`NearMiss`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closest: Option<NearMiss>,
+}
+
+/// The closest a local search came to a fixed point in a run that found none: the fewest
+/// residues whose value is not the smallest common value missing from their options, and a
+/// pattern (true values) with that many. Not an answer and not a bound; it says how near the
+/// search got, which the count of bad residues measures. Officers, one walk of 60 s per seed
+/// (`results/officers/near-misses.txt`): 17, 19 and 23, which have patterns, come within 1 in
+/// 0-5.5 s; the open periods never get that near: 27 stays at 4-5 bad residues, 29 at 5-6, 37 at
+/// 5-7, 39 at 6-7 (five seeds each, two for 17).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NearMiss {
+    pub bad: usize,
+    pub pattern: Vec<Value>,
 }
 
 /// Learned clauses one solver call started with and left behind ([`super::lemmas`]).
@@ -100,6 +116,8 @@ pub struct Attempt {
     pub how: String,
     pub seconds: f64,
     pub timeout_seconds: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closest: Option<NearMiss>,
 }
 
 impl PeriodResult {
@@ -115,11 +133,15 @@ impl PeriodResult {
 
     /// What this period has had in all: runs, seeds, seconds (see [`Campaign`]).
     pub fn campaign(&self) -> Campaign {
-        let runs: Vec<(u64, f64)> = self
+        let runs: Vec<(u64, f64, Option<&NearMiss>)> = self
             .earlier
             .iter()
-            .map(|a| (a.seed, a.seconds))
-            .chain(std::iter::once((self.seed, self.seconds)))
+            .map(|a| (a.seed, a.seconds, a.closest.as_ref()))
+            .chain(std::iter::once((
+                self.seed,
+                self.seconds,
+                self.closest.as_ref(),
+            )))
             .collect();
         let mut seeds: Vec<u64> = runs.iter().map(|r| r.0).collect();
         seeds.sort_unstable();
@@ -129,6 +151,10 @@ impl PeriodResult {
             seeds,
             seconds: self.campaign_seconds(),
             longest: runs.iter().map(|r| r.1).fold(0.0, f64::max),
+            closest: runs
+                .iter()
+                .filter_map(|&(seed, _, near)| Some((near?.bad, seed)))
+                .min(),
         }
     }
 
@@ -139,6 +165,7 @@ impl PeriodResult {
             how: self.how.clone(),
             seconds: self.seconds,
             timeout_seconds: self.timeout_seconds,
+            closest: self.closest.clone(),
         })
     }
 }
@@ -154,6 +181,8 @@ pub struct Campaign {
     pub seconds: f64,
     /// The longest single run.
     pub longest: f64,
+    /// The fewest bad residues any run's local search stood on, and that run's seed.
+    pub closest: Option<(usize, u64)>,
 }
 
 /// Why a period could not be decided (not a timeout).
@@ -290,6 +319,7 @@ impl Problem {
             lemmas: Vec::new(),
             seed: self.seed,
             earlier: Vec::new(),
+            closest: None,
         };
         if let Some(l) = excluded_by(p, &self.losing) {
             result.feasible = Status::Excluded;
@@ -312,10 +342,16 @@ impl Problem {
             result.pattern_period = Some(minimal_period(&pattern) as u64);
             result.pattern = Some(pattern);
         } else {
-            let (answer, by_local) =
-                self.race(p, self.local_seed(p), timeout, &|_| true, &mut |stop| {
-                    self.solver_side(p, solver, timeout, false, &mut result, stop)
-                })?;
+            let mut closest = None;
+            let (answer, by_local) = self.race(
+                p,
+                self.local_seed(p),
+                timeout,
+                &|_| true,
+                &mut |stop| self.solver_side(p, solver, timeout, false, &mut result, stop),
+                &mut closest,
+            )?;
+            result.closest = closest;
             result.solver = (!by_local).then_some(solver);
             result.how = if by_local {
                 "local search".into()
@@ -358,13 +394,16 @@ impl Problem {
             return Ok(Status::Sat);
         }
         let primitive = |bytes: &[u8]| minimal_period(bytes) == bytes.len();
+        let mut closest = None;
         let (answer, by_local) = self.race(
             p,
             self.local_seed(p ^ 0x9e37),
             timeout,
             &primitive,
             &mut |stop| self.solver_side(p, solver, timeout, true, result, stop),
+            &mut closest,
         )?;
+        result.closest = closest;
         if by_local {
             result.how += ", primitive by local search";
         } else {
@@ -441,18 +480,21 @@ impl Problem {
         timeout: Option<Duration>,
         accept: &(dyn Fn(&[u8]) -> bool + Sync),
         solver_side: &mut dyn FnMut(&AtomicBool) -> Result<Found, PeriodError>,
+        closest: &mut Option<NearMiss>,
     ) -> Result<(Found, bool), PeriodError> {
         let (compression, shifts) = option_shifts(&self.game, self.space, &self.rares, p as usize)?;
         let budget = self.local_search.or(timeout).unwrap_or(Duration::MAX);
         let threads = self.local_threads;
         let stop = AtomicBool::new(false);
+        let near = super::local::Closest::default();
         let (found, solved) = std::thread::scope(|scope| {
             // A stop request (SIGINT, SIGTERM) ends both sides as a timeout would.
             scope.spawn(|| crate::interrupt::relay(&stop));
             let local = (!budget.is_zero()).then(|| {
-                let (shifts, stop) = (&shifts, &stop);
+                let (shifts, stop, near) = (&shifts, &stop, &near);
                 scope.spawn(move || {
-                    super::local::search_parallel(shifts, budget, seed, threads, accept, stop)
+                    let run = (seed, threads);
+                    super::local::search_parallel(shifts, budget, run, accept, stop, near)
                 })
             });
             let solved = solver_side(&stop);
@@ -461,6 +503,15 @@ impl Problem {
             (found, solved)
         });
         let solved = solved?;
+        if found.is_none() && solved == Err(Status::Timeout) {
+            *closest = near.get().map(|(bad, bytes)| NearMiss {
+                bad,
+                pattern: bytes
+                    .iter()
+                    .map(|&c| compression.expand_common(c))
+                    .collect(),
+            });
+        }
         match found {
             Some(_) if solved == Err(Status::Unsat) => Err(PeriodError::Disagree { p }),
             Some(bytes) => {

@@ -34,39 +34,62 @@ pub fn check_pattern(
     rares: &[(u64, Value)],
     pattern: &[Value],
 ) -> Result<(), WitnessError> {
-    let p = pattern.len();
-    if p == 0 {
+    if pattern.is_empty() {
         return Err(WitnessError::Empty);
     }
+    (0..pattern.len()).try_for_each(|r| check_residue(game, space, rares, pattern, r))
+}
+
+/// The residues of `pattern` where the rule fails (none for a fixed point): how far a near miss
+/// is from one, counted by this module's own reading of the rule.
+pub fn bad_residues(
+    game: &Game,
+    space: SparseSpace,
+    rares: &[(u64, Value)],
+    pattern: &[Value],
+) -> Vec<usize> {
+    (0..pattern.len())
+        .filter(|&r| check_residue(game, space, rares, pattern, r).is_err())
+        .collect()
+}
+
+/// The rule at residue `r` of a non-empty `pattern`.
+fn check_residue(
+    game: &Game,
+    space: SparseSpace,
+    rares: &[(u64, Value)],
+    pattern: &[Value],
+    r: usize,
+) -> Result<(), WitnessError> {
+    let p = pattern.len();
     let at = |back: usize, r: usize| pattern[(r + p - back % p) % p];
-    for (r, &value) in pattern.iter().enumerate() {
-        if value >= 512 {
-            return Err(WitnessError::TooLarge { residue: r, value });
+    let value = pattern[r];
+    if value >= 512 {
+        return Err(WitnessError::TooLarge { residue: r, value });
+    }
+    // Rarity of a value does not depend on the heap in a value-type space; in the tail heap
+    // `n ≡ r`, so a position-type space is read at parity r only when p is even.
+    if space.is_rare(r, value) {
+        return Err(WitnessError::Rare { residue: r, value });
+    }
+    let mut options = std::collections::HashSet::new();
+    for j in game.single_heap_moves() {
+        options.insert(at(j, r));
+    }
+    for j in game.split_moves() {
+        for &(a, v) in rares.iter().filter(|r| r.0 >= 1) {
+            options.insert(v ^ at(j + a as usize, r));
         }
-        // Rarity of a value does not depend on the heap in a value-type space; in the tail heap
-        // `n ≡ r`, so a position-type space is read at parity r only when p is even.
-        if space.is_rare(r, value) {
-            return Err(WitnessError::Rare { residue: r, value });
-        }
-        let mut options = std::collections::HashSet::new();
-        for j in game.single_heap_moves() {
-            options.insert(at(j, r));
-        }
-        for j in game.split_moves() {
-            for &(a, v) in rares.iter().filter(|r| r.0 >= 1) {
-                options.insert(v ^ at(j + a as usize, r));
-            }
-        }
-        let expected = (0..)
-            .find(|&v| !space.is_rare(r, v) && !options.contains(&v))
-            .unwrap_or(Value::MAX);
-        if expected != value {
-            return Err(WitnessError::NotFixed {
-                residue: r,
-                value,
-                expected,
-            });
-        }
+    }
+    let expected = (0..)
+        .find(|&v| !space.is_rare(r, v) && !options.contains(&v))
+        .unwrap_or(Value::MAX);
+    if expected != value {
+        return Err(WitnessError::NotFixed {
+            residue: r,
+            value,
+            expected,
+        });
     }
     Ok(())
 }
