@@ -158,6 +158,29 @@ fn every_kind_renders_png_and_svg() {
         "minimal period",
     );
     assert!(svg.contains("undecided (timeout)") && svg.contains("UNSAT"));
+    // An open question's bar is its whole campaign: with 5000 s of an earlier run of p = 8 the
+    // axis reaches 10000 s; with the last run's 60 s alone it stops below 1000.
+    let label = |svg: &str, text: &str| svg.lines().any(|l| l.trim() == text);
+    assert!(!label(&svg, "1000") && !label(&svg, "10000"), "{svg}");
+    let earlier = r#""earlier": [{"seed": 1, "how": "searched", "seconds": 5000.0,
+  "timeout_seconds": 5000.0}], "variables": 10, "clauses": 20,
+  "timeout_seconds": 60.0},
+ {"p": 9"#;
+    let campaign = PERIODS_FIXTURE.replacen(
+        r#""variables": 10, "clauses": 20, "timeout_seconds": 60.0},
+ {"p": 9"#,
+        earlier,
+        1,
+    );
+    assert_ne!(campaign, PERIODS_FIXTURE);
+    std::fs::write(&periods, campaign).unwrap();
+    let svg = plot_ok(
+        d,
+        "sat-campaign",
+        &["sat", periods.to_str().unwrap()],
+        "minimal period",
+    );
+    assert!(label(&svg, "10000"), "{svg}");
 
     let bench = d.join("bench.json");
     std::fs::write(&bench, bench_fixture()).unwrap();

@@ -236,7 +236,7 @@ impl Figure for SatFrontier {
         let top = self
             .results
             .iter()
-            .map(|r| r.seconds.max(r.timeout_seconds.unwrap_or(0.0)))
+            .map(|r| r.campaign_seconds().max(r.timeout_seconds.unwrap_or(0.0)))
             .fold(1.0, f64::max)
             * 4.0;
         let mut chart = ChartBuilder::on(root)
@@ -248,7 +248,9 @@ impl Figure for SatFrontier {
             .x_label_area_size(55)
             .y_label_area_size(90)
             .build_cartesian_2d(0.5..max_p + 0.5, (FLOOR..top).log_scale())?;
-        mesh!(chart, "period p", "seconds to decide (log scale)")
+        // An open period's bar is its whole campaign (every run kept under `earlier`), so the
+        // figure shows the effort behind "undecided", not only the last run.
+        mesh!(chart, "period p", "seconds, all runs of p (log scale)")
             .x_labels(max_p as usize)
             .x_label_formatter(&whole)
             .draw()?;
@@ -265,7 +267,7 @@ impl Figure for SatFrontier {
                 .filter(|r| r.primitive == status)
                 .map(|r| {
                     let p = r.p as f64;
-                    let height = r.seconds.max(FLOOR * 2.0);
+                    let height = r.campaign_seconds().max(FLOOR * 2.0);
                     Rectangle::new([(p - 0.35, FLOOR), (p + 0.35, height)], color.filled())
                 });
             let name = match status {
@@ -283,7 +285,7 @@ impl Figure for SatFrontier {
                     .iter()
                     .filter(|r| r.feasible != r.primitive)
                     .map(|r| {
-                        let y = r.seconds.max(FLOOR * 2.0) * 1.8;
+                        let y = r.campaign_seconds().max(FLOOR * 2.0) * 1.8;
                         TriangleMarker::new((r.p as f64, y), 7, status_color(r.feasible).filled())
                     }),
             )?
