@@ -79,7 +79,8 @@ pub struct PeriodResult {
     /// effort an open period has had, so that a long campaign does not lose count.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<Attempt>,
-    /// For a question left open: the closest the local search came (see [`NearMiss`]).
+    /// For a question left open: the closest the local search beside the solver came (see
+    /// [`NearMiss`]); none with `--local 0`, where no such search runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closest: Option<NearMiss>,
 }
