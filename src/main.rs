@@ -638,29 +638,9 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
     );
     let mut open = Vec::new();
     for r in &file.results {
-        let c = r.campaign();
+        println!("{}", campaign_line(r));
         if r.is_open() {
-            let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
-            let closest = c.closest.map_or(String::new(), |(bad, seed)| {
-                format!("; closest: {bad} of {} residues bad (seed {seed})", r.p)
-            });
-            println!(
-                "p={:<3} OPEN after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s{closest}; last: {}",
-                r.p,
-                c.runs,
-                if c.runs == 1 { "" } else { "s" },
-                seeds.join(" "),
-                c.seconds,
-                c.longest,
-                r.how
-            );
-            open.push(format!("{} ({:.0} s)", r.p, c.seconds));
-        } else {
-            let before = match c.runs {
-                1 => String::new(),
-                n => format!(" (after {} open runs, {:.0} s in all)", n - 1, c.seconds),
-            };
-            println!("{}{before}", period_line(r, false));
+            open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
         }
     }
     let decided = file.results.len() - open.len();
@@ -693,6 +673,37 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
         println!("not in the file (below {last}): {}", gaps.join(" "));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One period of `grundy sat summary`: a decided one as `grundy sat` prints it (with the open
+/// runs before the answer, if any); an open one with its campaign so far.
+fn campaign_line(r: &grundy::sat::periods::PeriodResult) -> String {
+    let c = r.campaign();
+    if !r.is_open() {
+        return match c.runs {
+            1 => period_line(r, false),
+            n => format!(
+                "{} (after {} open runs, {:.0} s in all)",
+                period_line(r, false),
+                n - 1,
+                c.seconds
+            ),
+        };
+    }
+    let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
+    let closest = c.closest.map_or(String::new(), |(bad, seed)| {
+        format!("; closest: {bad} of {} residues bad (seed {seed})", r.p)
+    });
+    format!(
+        "p={:<3} OPEN after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s{closest}; last: {}",
+        r.p,
+        c.runs,
+        if c.runs == 1 { "" } else { "s" },
+        seeds.join(" "),
+        c.seconds,
+        c.longest,
+        r.how
+    )
 }
 
 /// `grundy sat GAME --periods A..B`: decide each period and merge into the results file.
