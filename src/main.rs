@@ -1405,8 +1405,8 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
                 use grundy::sat::periods::PeriodsFile;
                 let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
                 let known = PeriodsFile::read(&path)?.map_or_else(Vec::new, |f| {
-                    let open = |r: &&grundy::sat::periods::PeriodResult| !r.is_open();
-                    f.results.iter().filter(open).map(|r| r.p).collect()
+                    let decided = |r: &&grundy::sat::periods::PeriodResult| !r.is_open();
+                    f.results.iter().filter(decided).map(|r| r.p).collect()
                 });
                 decided = Some((path, known));
             }
