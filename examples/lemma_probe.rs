@@ -49,11 +49,18 @@ fn main() {
             clauses.push(vec![e.x(r, best.1[r] as usize)]);
         }
     }
+    let within: Vec<String> = chosen
+        .iter()
+        .map(|&r| format!("{r}:{}", best.1[r]))
+        .collect();
     print!(
-        "p={p} seed={seed} near miss {} bad, fixed {chosen:?} ",
-        best.0
+        "p={p} seed={seed} near miss {} bad, fixed {chosen:?} (grundy sat cubes --within \"{}\") ",
+        best.0,
+        within.join(" ")
     );
     match mode {
+        // The cube only.
+        "w" => println!(),
         "a" => {
             let (r, t) = run(&mut fresh(&clauses), 600.0);
             println!("a: {r:?} {t:.1}s");

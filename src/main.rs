@@ -275,6 +275,59 @@ enum SatCommand {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Cube-and-conquer on one question: cubes of the value box tried by an incremental
+    /// CaDiCaL per thread under a conflict budget, split when they outlast it. Resumable: the
+    /// queue and the refuted share live in a ledger, saved atomically as it goes; an answer for
+    /// the whole box is merged into the periods file.
+    Cubes {
+        game: String,
+        #[arg(long)]
+        p: usize,
+        /// Ask whether p can be the minimal period (every smaller period forbidden); needs a
+        /// feasible pattern of p in the periods file.
+        #[arg(long)]
+        primitive: bool,
+        /// Keep rotation symmetry (by default s[0] is a smallest value: 1/p of the box to refute).
+        #[arg(long)]
+        keep_rotation: bool,
+        /// Solver threads, each its own CaDiCaL [default: the cores here].
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Conflicts a cube gets before it is split.
+        #[arg(long, default_value_t = 20_000)]
+        conflicts: u32,
+        /// Pieces a split makes at most: the residue with the fewest live values is cut into
+        /// this many ranges with about as many live values each (256: one value a piece).
+        #[arg(long, default_value_t = 2)]
+        fanout: usize,
+        /// Stop after this many seconds, leaving the rest open in the ledger [default: until
+        /// answered].
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Stop after this many solver calls (a job of fixed size, whatever the machine).
+        #[arg(long)]
+        calls: Option<u64>,
+        /// Start the campaign inside this cube ("0:12 1:40-47": residue:byte or
+        /// residue:lo-hi, bytes of compressed values): an experiment, or a share of the box for
+        /// one machine. Its UNSAT answers nothing about p and is not merged.
+        #[arg(long)]
+        within: Option<String>,
+        /// The ledger [default: results/<game>/cubes-p<P>-<feasible|primitive>.json]; an
+        /// existing one is continued.
+        #[arg(long)]
+        ledger: Option<PathBuf>,
+        /// Seconds between saves of the ledger (and progress lines in a log).
+        #[arg(long, default_value_t = 60.0)]
+        save_every: f64,
+        /// CaDiCaL's seed (0: its default).
+        #[arg(long, default_value_t = 0)]
+        seed: u32,
+        /// The periods file to merge an answer into [default: results/<game>/periods.json].
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
+    },
     /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
     Check {
         game: String,
@@ -533,7 +586,7 @@ fn parse_seeds(s: &str) -> Result<(u64, u64)> {
 
 /// `grundy sat ...`: the exact prefix gives the rare table, the space and the losing positions.
 fn run_sat(what: SatCommand) -> Result<ExitCode> {
-    use grundy::sat::{encode::PeriodEncoding, exclusions::excluded_by, witness::check_pattern};
+    use grundy::sat::{exclusions::excluded_by, witness::check_pattern};
     let (game, values) = match &what {
         SatCommand::Export { game, values, .. }
         | SatCommand::Excluded { game, values, .. }
@@ -541,6 +594,7 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
         SatCommand::Summary { game, out } => {
             return run_sat_summary(game.as_deref(), out.as_deref());
         }
+        SatCommand::Cubes { .. } => return run_sat_cubes(what),
     };
     let prefix = exact_prefix(&game, values as usize)?;
     let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
@@ -552,16 +606,16 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
             break_rotation,
             ..
         } => {
-            let mut e = PeriodEncoding::new(&game, prefix.space(), &rares, p)?;
+            let problem = grundy::sat::periods::Problem {
+                break_rotation,
+                ..grundy::sat::periods::Problem::from_prefix(&prefix)
+            };
+            let e = problem.encode_question(p, primitive)?;
             let mut question = "feasible".to_string();
             if primitive {
-                for q in (2..=p).filter(|&q| p % q == 0 && (2..q).all(|k| q % k != 0)) {
-                    e.forbid_period(p / q);
-                }
                 question = "primitive (every smaller period forbidden)".into();
             }
             if break_rotation {
-                e.break_rotation();
                 question += ", rotation symmetry broken (s[0] is a minimum)";
             }
             let comments = vec![
@@ -585,7 +639,9 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
                 }
             }
         }
-        SatCommand::Summary { .. } => unreachable!("answered above, without the prefix"),
+        SatCommand::Summary { .. } | SatCommand::Cubes { .. } => {
+            unreachable!("answered above")
+        }
         SatCommand::Check { pattern, .. } => {
             let s: Vec<u16> = pattern
                 .split([',', ' '])
@@ -604,6 +660,191 @@ fn run_sat(what: SatCommand) -> Result<ExitCode> {
                 }
             }
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat cubes`: a cube-and-conquer campaign on one question, continued from its ledger.
+fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
+    use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
+    use grundy::sat::periods::{PeriodsFile, Problem, Status, minimal_period};
+    let SatCommand::Cubes {
+        game,
+        p,
+        primitive,
+        keep_rotation,
+        threads,
+        conflicts,
+        fanout,
+        timeout,
+        calls,
+        within,
+        ledger,
+        save_every,
+        seed,
+        out,
+        values,
+    } = what
+    else {
+        unreachable!("called for sat cubes only")
+    };
+    let game = parse_game(&game)?;
+    if p == 0 {
+        bail!("period must be at least 1");
+    }
+    if conflicts == 0 || conflicts > i32::MAX as u32 {
+        bail!("--conflicts must be between 1 and {}", i32::MAX);
+    }
+    if !(2..=256).contains(&fanout) {
+        bail!("--fanout must be between 2 and 256");
+    }
+    let root = within
+        .as_deref()
+        .map_or(Ok(Cube::full(p)), |w| Cube::parse(w, p))
+        .map_err(|e| anyhow::anyhow!("--within: {e}"))?;
+    grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
+    let prefix = exact_prefix(&game, values as usize)?;
+    let problem = Problem {
+        break_rotation: !keep_rotation,
+        ..Problem::from_prefix(&prefix)
+    };
+    // The periods file first: refused before any work if it belongs to another game or table.
+    let out = out.unwrap_or_else(|| PeriodsFile::default_path(&game));
+    let header = PeriodsFile::new(&problem);
+    let known = PeriodsFile::read(&out)?.unwrap_or_else(|| header.clone());
+    if let Some(reason) = known.refuses(&header) {
+        bail!("{}: {reason}", out.display());
+    }
+    let feasible = known.pattern(p as u64);
+    if primitive && feasible.is_none() {
+        bail!(
+            "--primitive: {} has no feasible pattern of p = {p}; decide feasible first",
+            out.display()
+        );
+    }
+    let question = if primitive { "primitive" } else { "feasible" };
+    let e = problem.encode_question(p, primitive)?;
+    let fresh = Ledger::new(&game.to_string(), &e, question, !keep_rotation, &root);
+    let path = ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question));
+    let mut ledger = match Ledger::read(&path)? {
+        Some(old) => {
+            if let Some(reason) = old.refuses(&fresh) {
+                bail!("{}: {reason}", path.display());
+            }
+            if within.is_some() && old.root != fresh.root {
+                bail!(
+                    "{}: a campaign inside {} already, not {}",
+                    path.display(),
+                    old.root,
+                    fresh.root
+                );
+            }
+            eprintln!(
+                "grundy: continuing {} ({} runs, {:.3e} of the box refuted, {} cubes open)",
+                path.display(),
+                old.runs,
+                old.refuted_share,
+                old.open.len()
+            );
+            old
+        }
+        None => fresh,
+    };
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let run = Conquer {
+        encoding: &e,
+        threads,
+        conflicts,
+        fanout,
+        deadline: timeout
+            .map(|t| std::time::Instant::now() + std::time::Duration::from_secs_f64(t)),
+        stop: &stop,
+        seed,
+        max_calls: calls,
+    };
+    let check = |bytes: &[u8]| {
+        let pattern = e.expand(bytes);
+        problem
+            .check_witness("cadical", p as u64, &pattern)
+            .map_err(|err| err.to_string())?;
+        if primitive && minimal_period(&pattern) != p {
+            return Err(format!(
+                "minimal period {} in the primitive question",
+                minimal_period(&pattern)
+            ));
+        }
+        Ok(pattern)
+    };
+    // Progress in parts per billion of the campaign's box: a share only grows, so its rate gives
+    // an ETA (a guess: the cubes left may be harder than those refuted).
+    let root_share = Cube::parse(&ledger.root, p).map_or(1.0, |c| c.share());
+    let mut display = grundy::progress::Progress::new(1_000_000_000, &format!("cubes p={p}"))
+        .counting("ppb of the box refuted");
+    let mut report = |l: &Ledger| {
+        l.save(&path).map_err(|e| e.to_string())?;
+        let note = format!(
+            "{} open, {} refutations, {} splits",
+            l.open.len(),
+            l.refutations,
+            l.splits
+        );
+        display.set_with((l.refuted_share / root_share * 1e9) as u64, &note);
+        Ok(())
+    };
+    let verdict = if ledger.verdict() == Verdict::Open {
+        std::thread::scope(|scope| {
+            scope.spawn(|| grundy::interrupt::relay(&stop));
+            let verdict = conquer(
+                &run,
+                &mut ledger,
+                &check,
+                std::time::Duration::from_secs_f64(save_every.max(0.1)),
+                &mut report,
+            );
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            verdict
+        })?
+    } else {
+        ledger.verdict()
+    };
+    display.finish();
+    println!(
+        "p={p} {question}: {} ({}; ledger {})",
+        match &verdict {
+            Verdict::Sat(_) => "SAT",
+            Verdict::Unsat if ledger.root == "*" => "UNSAT",
+            Verdict::Unsat => "UNSAT inside the cube (answers nothing about p)",
+            Verdict::Open => "open",
+        },
+        ledger.progress_line(),
+        path.display()
+    );
+    if let Verdict::Sat(pattern) = &verdict {
+        let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
+        println!("pattern (checked): {}", s.join(","));
+    }
+    if let Some(result) = ledger.period_result(&e, feasible) {
+        // An answer against a decided one means a solver is wrong: keep the file as it is.
+        if let Some(old) = known.result(p as u64) {
+            let (was, now) = if primitive {
+                (old.primitive, result.primitive)
+            } else {
+                (old.feasible, result.feasible)
+            };
+            if was.decided() && now.decided() && was != now && was != Status::Excluded {
+                bail!(
+                    "p = {p} {question}: cubes say {now:?}, {} says {was:?}; not merged",
+                    out.display()
+                );
+            }
+        }
+        PeriodsFile::merge_into(&out, &header, vec![result])?;
+        println!("merged into {}", out.display());
+    }
+    if verdict == Verdict::Open && grundy::interrupt::requested() {
+        return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -641,6 +882,7 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
         println!("{}", campaign_line(r));
         if r.is_open() {
             open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
+            cube_campaign_lines(&path, r);
         }
     }
     let decided = file.results.len() - open.len();
@@ -673,6 +915,19 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
         println!("not in the file (below {last}): {}", gaps.join(" "));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The cube-and-conquer campaigns of an open period whose ledgers lie beside the periods file.
+fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::PeriodResult) {
+    use grundy::sat::cubes::Ledger;
+    for question in ["feasible", "primitive"] {
+        let path = Ledger::path_beside(periods, r.p as usize, question);
+        match Ledger::read(&path) {
+            Ok(Some(l)) => println!("      cubes ({question}): {}", l.progress_line()),
+            Ok(None) => {}
+            Err(e) => println!("      cubes ({question}): {e}"),
+        }
+    }
 }
 
 /// One period of `grundy sat summary`: a decided one as `grundy sat` prints it (with the open

@@ -225,7 +225,7 @@ fn dimacs_export_has_the_promised_size() {
     );
 }
 
-fn officers_problem() -> grundy::sat::periods::Problem {
+pub(crate) fn officers_problem() -> grundy::sat::periods::Problem {
     let mut g = ExactGenerator::new(&Game::officers());
     g.extend_to(1 << 16).unwrap();
     // The rare table from mvr's published file, the rest from the generator.
@@ -770,7 +770,10 @@ fn bench_sat_reads_rileys_list_and_never_counts_a_timeout_as_agreement() {
 }
 
 /// A result with both answers `s` and nothing else.
-fn bare_result(p: u64, s: grundy::sat::periods::Status) -> grundy::sat::periods::PeriodResult {
+pub(crate) fn bare_result(
+    p: u64,
+    s: grundy::sat::periods::Status,
+) -> grundy::sat::periods::PeriodResult {
     grundy::sat::periods::PeriodResult {
         p,
         feasible: s,

@@ -4,6 +4,7 @@
 
 mod cli;
 mod cluster;
+mod cubes;
 mod engine;
 mod foundation;
 mod period;

@@ -145,6 +145,14 @@ impl PeriodEncoding {
         self.amo0 + (r * 255 + c) as i32
     }
 
+    /// The variable that holds exactly when `s[r] <= c` (a byte), for `c < 255`: the sequential
+    /// counter's, which the exactly-one clauses tie to the `x` both ways. Bounds on a residue's
+    /// value are single literals of these (cube-and-conquer, rotation breaking).
+    pub fn at_most(&self, r: usize, c: usize) -> i32 {
+        debug_assert!(c < 255, "s[r] <= 255 always holds and has no variable");
+        self.amo(r, c)
+    }
+
     fn encode(&self, out: &mut dyn CollectClauses) {
         let p = self.p;
         for r in 0..p {

@@ -18,10 +18,12 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`lemmas`]: learned clauses carried from run to run of one question (long campaigns).
 - [`periods`]: the question per period (exclusion, lifting, races, primitive), results as JSON.
 - [`enumerate`]: every pattern of a period up to rotation.
+- [`cubes`]: cube-and-conquer on one question, resumable from a ledger (months-long campaigns).
 
 `grundy sat export` writes DIMACS for any external solver.
 */
 
+pub mod cubes;
 pub mod encode;
 pub mod enumerate;
 pub mod exclusions;

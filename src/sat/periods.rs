@@ -538,13 +538,7 @@ impl Problem {
         if stop.load(Ordering::Relaxed) {
             return Ok(Err(Status::Timeout));
         }
-        let pu = p as usize;
-        let mut e = self.encode(pu)?;
-        if primitive {
-            for q in primes_dividing(pu) {
-                e.forbid_period(pu / q);
-            }
-        }
+        let e = self.encode_question(p as usize, primitive)?;
         result.variables = result.variables.max(e.cnf.num_vars as u64);
         result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
         let question = if primitive { "primitive" } else { "feasible" };
@@ -562,6 +556,25 @@ impl Problem {
         let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, p)?;
         if self.break_rotation {
             e.break_rotation();
+        }
+        Ok(e)
+    }
+
+    /// The encoding of one question on `p`: `feasible`, or with `primitive` every period `p / q`
+    /// (`q` a prime dividing `p`) forbidden too; rotation broken if the problem says so.
+    ///
+    /// # Errors
+    /// [`EncodeError`] for `p = 0`, an empty rare table or a space without byte compression.
+    pub fn encode_question(
+        &self,
+        p: usize,
+        primitive: bool,
+    ) -> Result<PeriodEncoding, EncodeError> {
+        let mut e = self.encode(p)?;
+        if primitive {
+            for q in primes_dividing(p) {
+                e.forbid_period(p / q);
+            }
         }
         Ok(e)
     }

@@ -1,0 +1,936 @@
+/*!
+Cube-and-conquer over the value box of one period question, resumable for months.
+
+One CaDiCaL run on a hard period (Officers 27, 29, 37, 39) either answers or, after hours, says
+nothing about how far it got. Here the question is cut into *cubes*, boxes of the value space,
+each tried by an incremental CaDiCaL under a conflict budget; a cube that outlasts its budget is
+split in two and its halves go back in the queue. The refuted share of the box is a measure of
+progress that only grows, the queue is written to a ledger from which a later run (or a machine
+after a crash) goes on, and the question is answered when a cube has a model (SAT, witness-checked)
+or when no cube is left (UNSAT).
+
+Invariants (kept under one lock, written down once here):
+- A [`Cube`] gives every residue `r` an interval `lo[r]..=hi[r]` of bytes (compressed common
+  values, as in [`super::encode`]); its *share* is the fraction of the full box `[0, 255]^p` it
+  covers, the product of `(hi - lo + 1) / 256`.
+- The cubes waiting, the cubes being tried and the region already refuted partition the full box:
+  a split replaces a cube by two halves of one residue's interval, and a refuted cube leaves the
+  queue exactly once, adding its share to `refuted_share`. So `refuted_share` plus the waiting
+  shares is 1, which [`Ledger::read`] checks (a ledger that fails it is corrupt).
+- A refutation is CaDiCaL's UNSAT under the cube's bounds as assumptions, on the encoding alone
+  (the clauses it learned on the way are implied by it). Its failed assumptions name the bounds
+  the refutation used; the box of those bounds alone holds the cube, and every waiting or running
+  cube inside it is refuted with it (they satisfy the same bounds).
+- A model is decoded and checked by [`super::witness`] before it is reported.
+
+Why intervals and binary splits: a bound `s[r] <= c` is one literal of the encoding (the
+sequential counter, [`PeriodEncoding::at_most`]), so a cube is a handful of assumptions and one
+solver serves every cube, keeping what it learned. Which residue to split: the one with the fewest
+live bytes left, counting a byte dead when it conflicts with a residue already fixed (its XOR with
+that value is an option of one of them) or lies below `s[0]`'s lower bound when rotation is
+broken; the split is at the middle live byte. This is the "smallest domain first" rule of
+constraint programming: fixing residues one after another lets the pairwise conflicts prune, where
+halving every residue's range once (measured on Officers p = 27, the top bits of 9 residues) leaves
+cubes as hard as the question.
+*/
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::encode::PeriodEncoding;
+
+/// A box of the value space: residue `r`'s byte lies in `lo[r]..=hi[r]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cube {
+    pub lo: Vec<u8>,
+    pub hi: Vec<u8>,
+}
+
+/// A bound of a cube that a refutation may or may not have used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Bound {
+    /// `s[r] >= lo[r]`.
+    Lower(usize),
+    /// `s[r] <= hi[r]`.
+    Upper(usize),
+}
+
+impl Cube {
+    /// The whole value space of period `p`.
+    pub fn full(p: usize) -> Cube {
+        Cube {
+            lo: vec![0; p],
+            hi: vec![255; p],
+        }
+    }
+
+    /// The fraction of the full box this cube covers.
+    pub fn share(&self) -> f64 {
+        self.lo
+            .iter()
+            .zip(&self.hi)
+            .map(|(&l, &h)| (f64::from(h) - f64::from(l) + 1.0) / 256.0)
+            .product()
+    }
+
+    /// Whether `other` lies inside this cube.
+    pub fn contains(&self, other: &Cube) -> bool {
+        (0..self.lo.len()).all(|r| self.lo[r] <= other.lo[r] && other.hi[r] <= self.hi[r])
+    }
+
+    /// The bounds that say something (not `0 <=` nor `<= 255`), as literals of `e`.
+    fn bounds(&self, e: &PeriodEncoding) -> Vec<(i32, Bound)> {
+        let mut out = Vec::new();
+        for r in 0..self.lo.len() {
+            if self.lo[r] > 0 {
+                out.push((-e.at_most(r, self.lo[r] as usize - 1), Bound::Lower(r)));
+            }
+            if self.hi[r] < 255 {
+                out.push((e.at_most(r, self.hi[r] as usize), Bound::Upper(r)));
+            }
+        }
+        out
+    }
+
+    /// This cube with only the bounds in `used`: the region a refutation that used them refutes.
+    fn keeping(&self, used: &[Bound]) -> Cube {
+        let mut wide = Cube::full(self.lo.len());
+        for &b in used {
+            match b {
+                Bound::Lower(r) => wide.lo[r] = self.lo[r],
+                Bound::Upper(r) => wide.hi[r] = self.hi[r],
+            }
+        }
+        wide
+    }
+
+    /// The pieces of residue `r`'s interval cut before each byte of `cuts` (increasing, each in
+    /// `lo[r] + 1..=hi[r]`).
+    fn pieces(&self, r: usize, cuts: &[u8]) -> Vec<Cube> {
+        let mut out = Vec::with_capacity(cuts.len() + 1);
+        let mut from = self.lo[r];
+        for &at in cuts
+            .iter()
+            .chain(std::iter::once(&self.hi[r].wrapping_add(1)))
+        {
+            let mut piece = self.clone();
+            piece.lo[r] = from;
+            piece.hi[r] = at.wrapping_sub(1);
+            out.push(piece);
+            from = at;
+        }
+        out
+    }
+
+    /// The narrowed residues as `r:lo-hi` (`r:v` when fixed), space-separated; `*` for the full
+    /// box. The ledger's form, read back by [`Cube::parse`].
+    pub fn render(&self) -> String {
+        let parts: Vec<String> = (0..self.lo.len())
+            .filter(|&r| (self.lo[r], self.hi[r]) != (0, 255))
+            .map(|r| match (self.lo[r], self.hi[r]) {
+                (l, h) if l == h => format!("{r}:{l}"),
+                (l, h) => format!("{r}:{l}-{h}"),
+            })
+            .collect();
+        if parts.is_empty() {
+            "*".into()
+        } else {
+            parts.join(" ")
+        }
+    }
+
+    /// Reads [`Cube::render`]'s form (also with commas between residues) for period `p`.
+    ///
+    /// # Errors
+    /// A message naming the part that is not `r:v` or `r:lo-hi` with `r < p`, `lo <= hi <= 255`.
+    pub fn parse(text: &str, p: usize) -> Result<Cube, String> {
+        let mut cube = Cube::full(p);
+        for part in text
+            .split([' ', ','])
+            .filter(|s| !s.is_empty() && *s != "*")
+        {
+            let bad = || format!("bad cube part {part:?} (want r:v or r:lo-hi, r < {p})");
+            let (r, range) = part.split_once(':').ok_or_else(bad)?;
+            let r: usize = r.parse().map_err(|_| bad())?;
+            let (lo, hi) = range.split_once('-').unwrap_or((range, range));
+            let (lo, hi): (u8, u8) = (
+                lo.parse().map_err(|_| bad())?,
+                hi.parse().map_err(|_| bad())?,
+            );
+            if r >= p || lo > hi {
+                return Err(bad());
+            }
+            cube.lo[r] = lo;
+            cube.hi[r] = hi;
+        }
+        Ok(cube)
+    }
+}
+
+/// The live bytes of each residue in `cube`, by the pairwise conflicts with fixed residues and,
+/// with `rotation_broken`, `s[r] >= lo[0]`. Sound but weak (the solver knows more); it only
+/// chooses splits.
+fn live_bytes(shifts: &[Vec<u8>], cube: &Cube, rotation_broken: bool) -> Vec<Vec<u8>> {
+    let p = cube.lo.len();
+    let fixed: Vec<usize> = (0..p).filter(|&q| cube.lo[q] == cube.hi[q]).collect();
+    (0..p)
+        .map(|r| {
+            let floor = if rotation_broken { cube.lo[0] } else { 0 };
+            let forbidden: Vec<(u8, [bool; 256])> = fixed
+                .iter()
+                .filter(|&&q| q != r)
+                .map(|&q| {
+                    let mut f = [false; 256];
+                    for &v in shifts[(r + p - q) % p]
+                        .iter()
+                        .chain(&shifts[(q + p - r) % p])
+                    {
+                        f[v as usize] = true;
+                    }
+                    (cube.lo[q], f)
+                })
+                .collect();
+            (cube.lo[r].max(floor)..=cube.hi[r])
+                .filter(|&c| forbidden.iter().all(|(b, f)| !f[(c ^ b) as usize]))
+                .collect()
+        })
+        .collect()
+}
+
+/// The split of a cube the solver could not settle: the residue with the fewest live bytes that
+/// is not fixed yet, cut into at most `fanout` pieces with about as many live bytes each (2: at
+/// its middle live byte; 256: one live byte a piece, the dead ones riding along), or in two at the
+/// middle of its interval when nothing there is live. The pieces partition the cube.
+pub fn split(
+    shifts: &[Vec<u8>],
+    cube: &Cube,
+    rotation_broken: bool,
+    fanout: usize,
+) -> Option<Vec<Cube>> {
+    let live = live_bytes(shifts, cube, rotation_broken);
+    let r = (0..cube.lo.len())
+        .filter(|&r| cube.lo[r] < cube.hi[r])
+        .min_by_key(|&r| (live[r].len(), r))?;
+    let (lo, hi) = (cube.lo[r], cube.hi[r]);
+    let live = &live[r];
+    let n = live.len();
+    let cuts: Vec<u8> = match n {
+        0 => vec![lo + (hi - lo).div_ceil(2)],
+        // One live byte: cut it off from what lies below it, or from what lies above.
+        1 if live[0] > lo => vec![live[0]],
+        1 => vec![live[0] + 1],
+        _ => {
+            let k = fanout.clamp(2, n);
+            let mut cuts: Vec<u8> = (1..k).map(|i| live[n * i / k]).collect();
+            cuts.dedup();
+            cuts
+        }
+    };
+    Some(cube.pieces(r, &cuts))
+}
+
+/// A cube-and-conquer campaign on one question, as written to disk (cubes in [`Cube::render`]'s
+/// form). Counters are totals over every run that added to it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ledger {
+    pub game: String,
+    pub p: usize,
+    /// "feasible" or "primitive".
+    pub question: String,
+    pub rotation_broken: bool,
+    /// [`super::lemmas::fingerprint`] of the encoding: a ledger goes on only on the same clauses.
+    pub fingerprint: String,
+    /// The box the campaign covers (`*`, the full box, unless started inside a cube).
+    pub root: String,
+    /// Cubes still to try, those running when the ledger was written among them.
+    pub open: Vec<String>,
+    /// Share of the full box refuted so far.
+    pub refuted_share: f64,
+    /// Refutations (each may refute more than its own cube, see the module notes).
+    pub refutations: u64,
+    /// Cubes split after outlasting their budget.
+    pub splits: u64,
+    /// Solver calls, and their seconds summed over threads.
+    pub calls: u64,
+    pub solver_seconds: f64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Runs that added to this ledger.
+    pub runs: u64,
+    /// The conflict budget of a call in the latest run.
+    pub conflicts_per_call: u32,
+    /// A checked pattern (true values) once a cube had a model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Vec<crate::values::Value>>,
+}
+
+/// A ledger that cannot be read, joined or written.
+#[derive(Debug, thiserror::Error)]
+#[error("cube ledger {}: {reason}", path.display())]
+pub struct LedgerError {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl Ledger {
+    /// A new campaign over `root` (the full box: [`Cube::full`]).
+    pub fn new(
+        game: &str,
+        e: &PeriodEncoding,
+        question: &str,
+        rotation_broken: bool,
+        root: &Cube,
+    ) -> Ledger {
+        Ledger {
+            game: game.to_string(),
+            p: e.p,
+            question: question.to_string(),
+            rotation_broken,
+            fingerprint: super::lemmas::fingerprint(&e.cnf),
+            root: root.render(),
+            open: vec![root.render()],
+            refuted_share: 0.0,
+            refutations: 0,
+            splits: 0,
+            calls: 0,
+            solver_seconds: 0.0,
+            seconds: 0.0,
+            runs: 0,
+            conflicts_per_call: 0,
+            pattern: None,
+        }
+    }
+
+    /// Where the campaign on `p`'s `question` keeps its ledger unless told otherwise: beside the
+    /// game's periods file, `cubes-p<P>-<question>.json`.
+    pub fn path_beside(periods_file: &Path, p: usize, question: &str) -> PathBuf {
+        let dir = periods_file.parent().unwrap_or(Path::new(""));
+        dir.join(format!("cubes-p{p}-{question}.json"))
+    }
+
+    /// Where the campaign stands, in one line: the share refuted (of the box, and of the
+    /// campaign's cube when it runs inside one), cubes open, work done.
+    pub fn progress_line(&self) -> String {
+        let share = match Cube::parse(&self.root, self.p) {
+            Ok(root) if self.root != "*" => format!(
+                "{:.6e} of the box refuted ({:.4}% of the cube {})",
+                self.refuted_share,
+                100.0 * self.refuted_share / root.share(),
+                self.root
+            ),
+            _ => format!("{:.6e} of the box refuted", self.refuted_share),
+        };
+        format!(
+            "{share}, {} cubes open; {} refutations, {} splits, {} calls, {:.1} s in {} run{}",
+            self.open.len(),
+            self.refutations,
+            self.splits,
+            self.calls,
+            self.seconds,
+            self.runs,
+            if self.runs == 1 { "" } else { "s" }
+        )
+    }
+
+    /// The root and the open cubes, parsed.
+    fn cubes(&self) -> Result<(Cube, Vec<Cube>), String> {
+        let root = Cube::parse(&self.root, self.p)?;
+        let open = self
+            .open
+            .iter()
+            .map(|c| Cube::parse(c, self.p))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((root, open))
+    }
+
+    /// Whether the campaign has its answer: a pattern, or nothing left open.
+    pub fn verdict(&self) -> Verdict {
+        match (&self.pattern, self.open.is_empty()) {
+            (Some(pattern), _) => Verdict::Sat(pattern.clone()),
+            (None, true) => Verdict::Unsat,
+            (None, false) => Verdict::Open,
+        }
+    }
+
+    /// Why this ledger cannot go on with `fresh` (a new ledger of the question asked now), if it
+    /// cannot: another game, period, question, symmetry breaking or encoding.
+    pub fn refuses(&self, fresh: &Ledger) -> Option<String> {
+        let differs = |what: &str, old: &dyn std::fmt::Display, new: &dyn std::fmt::Display| {
+            Some(format!("made for {what} {old}, not {new}"))
+        };
+        if self.game != fresh.game {
+            return differs("game", &self.game, &fresh.game);
+        }
+        if (self.p, &self.question) != (fresh.p, &fresh.question) {
+            let (old, new) = (
+                format!("p = {} {}", self.p, self.question),
+                format!("p = {} {}", fresh.p, fresh.question),
+            );
+            return differs("the question", &old, &new);
+        }
+        if self.rotation_broken != fresh.rotation_broken {
+            return differs(
+                "rotation broken =",
+                &self.rotation_broken,
+                &fresh.rotation_broken,
+            );
+        }
+        if self.fingerprint != fresh.fingerprint {
+            return differs(
+                "the encoding",
+                &self.fingerprint,
+                &format!("{} (another rare table or encoding)", fresh.fingerprint),
+            );
+        }
+        None
+    }
+
+    /// Reads a ledger; `None` if there is no file. Checks the partition invariant: the refuted
+    /// share and the open cubes' shares make up the root's share, every open cube inside the root.
+    ///
+    /// # Errors
+    /// [`LedgerError`] for a file that cannot be read, is not a ledger, or breaks the invariant.
+    pub fn read(path: &Path) -> Result<Option<Ledger>, LedgerError> {
+        let fail = |reason: String| LedgerError {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let text = match std::fs::read_to_string(path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(fail(e.to_string())),
+        };
+        let ledger: Ledger =
+            serde_json::from_str(&text).map_err(|e| fail(format!("not a cube ledger: {e}")))?;
+        let (root, open) = ledger.cubes().map_err(&fail)?;
+        if let Some(c) = open.iter().find(|c| !root.contains(c)) {
+            return Err(fail(format!(
+                "open cube {} lies outside the root",
+                c.render()
+            )));
+        }
+        let covered = ledger.refuted_share + open.iter().map(Cube::share).sum::<f64>();
+        if (covered - root.share()).abs() > 1e-9 * root.share().max(1e-300) {
+            return Err(fail(format!(
+                "corrupt: refuted {} and open {} do not make up the root's share {}",
+                ledger.refuted_share,
+                covered - ledger.refuted_share,
+                root.share()
+            )));
+        }
+        Ok(Some(ledger))
+    }
+
+    /// Writes the ledger atomically.
+    ///
+    /// # Errors
+    /// [`LedgerError`] if it cannot be written (the old file stays as it was).
+    pub fn save(&self, path: &Path) -> Result<(), LedgerError> {
+        crate::io::write_atomic(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, self).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")
+        })
+        .map_err(|e| LedgerError {
+            path: path.to_path_buf(),
+            reason: e.source.to_string(),
+        })
+    }
+}
+
+/// What the whole campaign has found.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// A checked pattern (true values).
+    Sat(Vec<crate::values::Value>),
+    /// Every cube refuted.
+    Unsat,
+    /// Cubes remain (time up or stopped).
+    Open,
+}
+
+/// How a run of a campaign goes.
+pub struct Conquer<'a> {
+    pub encoding: &'a PeriodEncoding,
+    pub threads: usize,
+    /// Conflicts a cube gets before it is split.
+    pub conflicts: u32,
+    /// Pieces a split makes at most ([`split`]).
+    pub fanout: usize,
+    /// Stop (leaving the rest open) at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop when this is raised (Ctrl-C, SIGTERM).
+    pub stop: &'a AtomicBool,
+    /// CaDiCaL's seed (0: its default).
+    pub seed: u32,
+    /// Stop after this many solver calls in this run (a bound on work that does not depend on
+    /// the machine: tests, and a share of a campaign for a job of fixed size).
+    pub max_calls: Option<u64>,
+}
+
+/// A run could not go on: a solver failed or a model failed the witness check.
+#[derive(Debug, thiserror::Error)]
+pub enum ConquerError {
+    #[error("CaDiCaL failed: {0}")]
+    Solver(String),
+    #[error("a model in cube {cube} fails the witness check: {reason}")]
+    BadModel { cube: String, reason: String },
+    #[error("{0}")]
+    Report(String),
+}
+
+/// Turns a model's bytes into a checked pattern (true values), or says why it is not one.
+pub type WitnessCheck<'a> = dyn Fn(&[u8]) -> Result<Vec<crate::values::Value>, String> + Sync + 'a;
+
+/// One solver call's outcome on a cube.
+enum Tried {
+    /// UNSAT under the bounds of this region (the cube or a box holding it).
+    Refuted(Cube),
+    Model(Vec<u8>),
+    Undecided,
+}
+
+/// The queue and counters the workers share; see the module notes for the invariant.
+struct Frontier {
+    open: Vec<Cube>,
+    running: HashMap<u64, Cube>,
+    next_ticket: u64,
+    ledger: Ledger,
+    found: Option<Result<Vec<crate::values::Value>, ConquerError>>,
+    /// Workers still looking for work.
+    workers: usize,
+    /// Cubes taken in this run.
+    taken: u64,
+}
+
+impl Frontier {
+    /// Removes every waiting or running cube inside `region` and counts it refuted; `ticket`'s
+    /// own cube (if still running) among them.
+    fn refute(&mut self, ticket: u64, region: &Cube) {
+        let mut share = 0.0;
+        self.open.retain(|c| {
+            let inside = region.contains(c);
+            if inside {
+                share += c.share();
+            }
+            !inside
+        });
+        let gone: Vec<u64> = self
+            .running
+            .iter()
+            .filter(|(t, c)| **t == ticket || region.contains(c))
+            .map(|(t, _)| *t)
+            .collect();
+        for t in gone {
+            share += self.running.remove(&t).map_or(0.0, |c| c.share());
+        }
+        self.ledger.refuted_share += share;
+        self.ledger.refutations += 1;
+    }
+
+    /// The ledger as it stands, the running cubes written back as open.
+    fn snapshot(&self) -> Ledger {
+        let mut ledger = self.ledger.clone();
+        ledger.open = self
+            .open
+            .iter()
+            .chain(self.running.values())
+            .map(Cube::render)
+            .collect();
+        ledger
+    }
+}
+
+/// Runs the campaign in `ledger` on: `run.threads` workers, each an incremental CaDiCaL, take cubes
+/// from the queue (last in, first out: depth first, so the queue stays short) until a model is
+/// found, no cube is left, or the run is stopped. `check` turns a model's bytes into a checked
+/// pattern (the witness check) or says why it is not one. `report` gets a snapshot of the ledger
+/// every `report_every` (to save it and show progress) and once at the end; an error from it stops
+/// the run. The ledger passed in is left as the final snapshot.
+///
+/// # Errors
+/// [`ConquerError`] if a solver fails or a model fails the check; the ledger is still the last
+/// consistent state (the cube of a failed call stays open).
+pub fn conquer(
+    run: &Conquer<'_>,
+    ledger: &mut Ledger,
+    check: &WitnessCheck<'_>,
+    report_every: Duration,
+    report: &mut dyn FnMut(&Ledger) -> Result<(), String>,
+) -> Result<Verdict, ConquerError> {
+    let started = Instant::now();
+    let (_, open) = ledger.cubes().map_err(ConquerError::Solver)?;
+    let mut base = ledger.clone();
+    base.runs += 1;
+    base.conflicts_per_call = run.conflicts;
+    let frontier = Mutex::new(Frontier {
+        open,
+        running: HashMap::new(),
+        next_ticket: 0,
+        ledger: base,
+        found: None,
+        workers: run.threads.max(1),
+        taken: 0,
+    });
+    let changed = Condvar::new();
+    let halt = AtomicBool::new(false);
+    let seconds_before = ledger.seconds;
+    let outcome = std::thread::scope(|scope| {
+        for _ in 0..run.threads.max(1) {
+            scope.spawn(|| worker(run, &frontier, &changed, &halt, check));
+        }
+        let mut last_report = Instant::now();
+        loop {
+            let state = frontier.lock().expect("cube frontier lock");
+            let (state, _) = changed
+                .wait_timeout(state, Duration::from_millis(200))
+                .expect("cube frontier lock");
+            let late = run.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || run.stop.load(Ordering::Relaxed) || state.found.is_some() {
+                halt.store(true, Ordering::Relaxed);
+            }
+            if state.workers == 0 {
+                break;
+            }
+            if last_report.elapsed() >= report_every {
+                let mut snapshot = state.snapshot();
+                drop(state);
+                snapshot.seconds = seconds_before + started.elapsed().as_secs_f64();
+                if let Err(reason) = report(&snapshot) {
+                    // The last report that went through stays the state on disk.
+                    let mut state = frontier.lock().expect("cube frontier lock");
+                    state.found.get_or_insert(Err(ConquerError::Report(reason)));
+                    halt.store(true, Ordering::Relaxed);
+                }
+                last_report = Instant::now();
+            }
+        }
+        let mut state = frontier.lock().expect("cube frontier lock");
+        state.ledger.seconds = seconds_before + started.elapsed().as_secs_f64();
+        let found = state.found.take();
+        if let Some(Ok(pattern)) = &found {
+            state.ledger.pattern = Some(pattern.clone());
+        }
+        *ledger = state.snapshot();
+        found
+    });
+    // Saved even after a failure: everything refuted so far stays refuted.
+    let saved = report(ledger).map_err(ConquerError::Report);
+    if let Some(Err(e)) = outcome {
+        return Err(e);
+    }
+    saved?;
+    Ok(ledger.verdict())
+}
+
+/// One worker: its own CaDiCaL, cubes from the queue until there are none or the run halts.
+fn worker(
+    run: &Conquer<'_>,
+    frontier: &Mutex<Frontier>,
+    changed: &Condvar,
+    halt: &AtomicBool,
+    check: &WitnessCheck<'_>,
+) {
+    let fail = |state: &mut Frontier, e: ConquerError| {
+        state.found.get_or_insert(Err(e));
+        halt.store(true, Ordering::Relaxed);
+    };
+    let mut solver = match new_solver(run, halt) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut state = frontier.lock().expect("cube frontier lock");
+            fail(&mut state, ConquerError::Solver(e.to_string()));
+            state.workers -= 1;
+            changed.notify_all();
+            return;
+        }
+    };
+    let e = run.encoding;
+    let rotation_broken = frontier
+        .lock()
+        .expect("cube frontier lock")
+        .ledger
+        .rotation_broken;
+    loop {
+        // Take a cube, or wait while others run (their splits may bring more).
+        let (ticket, cube) = {
+            let mut state = frontier.lock().expect("cube frontier lock");
+            loop {
+                if run.max_calls.is_some_and(|m| state.taken >= m) {
+                    halt.store(true, Ordering::Relaxed);
+                }
+                if halt.load(Ordering::Relaxed)
+                    || (state.open.is_empty() && state.running.is_empty())
+                {
+                    state.workers -= 1;
+                    changed.notify_all();
+                    return;
+                }
+                if let Some(cube) = state.open.pop() {
+                    let ticket = state.next_ticket;
+                    state.next_ticket += 1;
+                    state.taken += 1;
+                    state.running.insert(ticket, cube.clone());
+                    break (ticket, cube);
+                }
+                state = changed
+                    .wait_timeout(state, Duration::from_millis(100))
+                    .expect("cube frontier lock")
+                    .0;
+            }
+        };
+        let started = Instant::now();
+        let tried = attempt(&mut solver, e, &cube, run.conflicts);
+        let seconds = started.elapsed().as_secs_f64();
+        let mut state = frontier.lock().expect("cube frontier lock");
+        state.ledger.calls += 1;
+        state.ledger.solver_seconds += seconds;
+        match tried {
+            Err(err) => fail(&mut state, ConquerError::Solver(err.to_string())),
+            Ok(Tried::Refuted(region)) => state.refute(ticket, &region),
+            Ok(Tried::Model(bytes)) => match check(&bytes) {
+                Ok(pattern) => {
+                    state.found.get_or_insert(Ok(pattern));
+                    halt.store(true, Ordering::Relaxed);
+                }
+                Err(reason) => fail(
+                    &mut state,
+                    ConquerError::BadModel {
+                        cube: cube.render(),
+                        reason,
+                    },
+                ),
+            },
+            // Stopped from outside: the cube stays running, so the snapshot keeps it open.
+            Ok(Tried::Undecided) if halt.load(Ordering::Relaxed) => {}
+            Ok(Tried::Undecided) => {
+                // Refuted meanwhile by another worker's wider refutation: nothing to split.
+                if state.running.remove(&ticket).is_some() {
+                    match split(e.shifts(), &cube, rotation_broken, run.fanout) {
+                        Some(pieces) => {
+                            // Reversed: the queue is a stack, so the lowest piece goes first.
+                            state.open.extend(pieces.into_iter().rev());
+                            state.ledger.splits += 1;
+                        }
+                        // Every residue fixed and still undecided cannot happen (propagation
+                        // settles a full assignment); keep it open rather than lose it.
+                        None => state.open.insert(0, cube),
+                    }
+                }
+            }
+        }
+        changed.notify_all();
+    }
+}
+
+/// A CaDiCaL with the encoding loaded, stopping when `halt` rises.
+fn new_solver<'h>(
+    run: &Conquer<'_>,
+    halt: &'h AtomicBool,
+) -> anyhow::Result<rustsat_cadical::CaDiCaL<'h, 'static>> {
+    use rustsat::solvers::{ControlSignal, Terminate};
+    let mut solver = rustsat_cadical::CaDiCaL::default();
+    if run.seed != 0 {
+        solver.set_option("seed", run.seed as i32)?;
+    }
+    let stopped = || halt.load(Ordering::Relaxed);
+    super::solve::load_cadical(&mut solver, &run.encoding.cnf, &stopped)?;
+    solver.attach_terminator(move || {
+        if halt.load(Ordering::Relaxed) {
+            ControlSignal::Terminate
+        } else {
+            ControlSignal::Continue
+        }
+    });
+    Ok(solver)
+}
+
+/// One call on `cube`: its bounds as assumptions, at most `conflicts` conflicts.
+fn attempt(
+    solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
+    e: &PeriodEncoding,
+    cube: &Cube,
+    conflicts: u32,
+) -> anyhow::Result<Tried> {
+    use rustsat::solvers::{LimitConflicts, SolveIncremental, SolverResult};
+    use rustsat::types::Lit;
+    let bounds = cube.bounds(e);
+    let assumptions: Vec<Lit> = bounds
+        .iter()
+        .map(|&(l, _)| Lit::from_ipasir(l))
+        .collect::<Result<_, _>>()?;
+    // CaDiCaL forgets a limit after each call.
+    solver.limit_conflicts(Some(conflicts))?;
+    Ok(match solver.solve_assumps(&assumptions)? {
+        SolverResult::Unsat => {
+            // The core is a clause of negated assumptions: the bounds the refutation used.
+            let core: Vec<i32> = solver.core()?.iter().map(|l| l.to_ipasir()).collect();
+            let used: Vec<Bound> = bounds
+                .iter()
+                .filter(|(l, _)| core.contains(&-l))
+                .map(|&(_, b)| b)
+                .collect();
+            Tried::Refuted(cube.keeping(&used))
+        }
+        SolverResult::Sat => {
+            let model = super::solve::cadical_model(solver, &e.cnf)?;
+            Tried::Model(e.bytes(&model))
+        }
+        SolverResult::Interrupted => Tried::Undecided,
+    })
+}
+
+impl Ledger {
+    /// The periods-file result of a finished campaign over the full box; `None` while cubes are
+    /// open or when the campaign covers only part of the box (an UNSAT there answers nothing
+    /// about `p`). `feasible` is the checked feasible pattern the file holds, which the
+    /// `primitive` question needs (the caller makes sure there is one).
+    pub fn period_result(
+        &self,
+        e: &PeriodEncoding,
+        feasible: Option<Vec<crate::values::Value>>,
+    ) -> Option<super::periods::PeriodResult> {
+        use super::periods::{PeriodResult, Status, minimal_period};
+        let verdict = self.verdict();
+        let whole = self.root == "*";
+        let (status, pattern) = match verdict {
+            Verdict::Open => return None,
+            Verdict::Unsat if !whole => return None,
+            Verdict::Unsat => (Status::Unsat, feasible),
+            Verdict::Sat(pattern) => (Status::Sat, Some(pattern)),
+        };
+        let primitive_question = self.question == "primitive";
+        let period = pattern.as_ref().map(|s| minimal_period(s) as u64);
+        let (feasible_status, primitive_status) = match (primitive_question, status) {
+            (true, s) => (Status::Sat, s),
+            (false, Status::Unsat) => (Status::Unsat, Status::Unsat),
+            // A pattern of a smaller minimal period leaves `primitive` to its own question.
+            (false, _) if period == Some(self.p as u64) => (Status::Sat, Status::Sat),
+            (false, _) => (Status::Sat, Status::Timeout),
+        };
+        let rotation = if self.rotation_broken {
+            ", rotation broken"
+        } else {
+            ""
+        };
+        let how = format!(
+            "{}cube-and-conquer: {} refutations, {} splits, {} calls of incremental CaDiCaL \
+             ({} conflicts a call{rotation}) in {} runs; no proof",
+            if primitive_question {
+                "primitive by "
+            } else {
+                ""
+            },
+            self.refutations,
+            self.splits,
+            self.calls,
+            self.conflicts_per_call,
+            self.runs,
+        );
+        Some(PeriodResult {
+            p: self.p as u64,
+            feasible: feasible_status,
+            primitive: primitive_status,
+            pattern_period: period,
+            pattern,
+            how,
+            solver: Some(super::solve::SolverKind::Cadical),
+            seconds: self.seconds,
+            variables: e.cnf.num_vars as u64,
+            clauses: e.cnf.num_clauses as u64,
+            timeout_seconds: None,
+            proofs: Vec::new(),
+            lemmas: Vec::new(),
+            seed: 0,
+            earlier: Vec::new(),
+            closest: None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn random_cube(p: usize, x: &mut u64) -> Cube {
+        let mut next = || {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            (*x % 256) as u8
+        };
+        let mut c = Cube::full(p);
+        for r in 0..p {
+            if next() < 128 {
+                let (a, b) = (next(), next());
+                (c.lo[r], c.hi[r]) = (a.min(b), a.max(b));
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn a_split_partitions_its_cube_and_render_reads_back() {
+        // Shifts of a made-up game: residue pairs forbid a few XORs.
+        let shifts: Vec<Vec<u8>> = (0..5u8).map(|t| vec![t * 3 + 1, t * 7 + 2]).collect();
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for _ in 0..500 {
+            let cube = random_cube(5, &mut x);
+            assert_eq!(Cube::parse(&cube.render(), 5).unwrap(), cube);
+            for (rotation, fanout) in [(false, 2), (true, 2), (false, 5), (true, 256)] {
+                let Some(pieces) = split(&shifts, &cube, rotation, fanout) else {
+                    assert!((0..5).all(|r| cube.lo[r] == cube.hi[r]));
+                    continue;
+                };
+                // At most `fanout`, inside, one residue cut into intervals that meet end to end
+                // from lo to hi, shares adding up.
+                assert!(pieces.len() >= 2 && pieces.len() <= fanout.max(2));
+                assert!(pieces.iter().all(|c| cube.contains(c)));
+                let cut: Vec<usize> = (0..5).filter(|&r| pieces[0].hi[r] != cube.hi[r]).collect();
+                assert_eq!(cut.len(), 1, "{}", pieces[0].render());
+                let r = cut[0];
+                assert_eq!(pieces[0].lo[r], cube.lo[r]);
+                assert_eq!(pieces.last().unwrap().hi[r], cube.hi[r]);
+                for w in pieces.windows(2) {
+                    assert_eq!(u16::from(w[0].hi[r]) + 1, u16::from(w[1].lo[r]));
+                }
+                let total: f64 = pieces.iter().map(Cube::share).sum();
+                assert!((total - cube.share()).abs() < 1e-15);
+            }
+        }
+        assert_eq!(Cube::full(3).render(), "*");
+        assert_eq!(Cube::full(3).share(), 1.0);
+        assert!(Cube::parse("3:1", 3).is_err() && Cube::parse("0:5-4", 3).is_err());
+    }
+
+    #[test]
+    fn the_split_takes_the_residue_with_fewest_live_bytes() {
+        // p = 4, residue 0 fixed to 10; pairs (0, 1) and (0, 3) forbid XOR 1..=200 (offsets 1
+        // and 3), (0, 2) nothing: residues 1 and 3 keep 56 live bytes (XOR 0 or above 200),
+        // residue 2 all 256, so residue 1 is cut (the lower of a tie), at its middle live byte.
+        let shifts = vec![vec![], (1..=200).collect(), vec![], vec![]];
+        let mut cube = Cube::full(4);
+        (cube.lo[0], cube.hi[0]) = (10, 10);
+        let live = live_bytes(&shifts, &cube, false);
+        assert_eq!((live[1].len(), live[2].len(), live[3].len()), (56, 256, 56));
+        assert!(live[1].iter().all(|&c| c == 10 || (c ^ 10) > 200));
+        let [a, b] = <[Cube; 2]>::try_from(split(&shifts, &cube, false, 2).unwrap()).unwrap();
+        // Fanout 256: a piece per live byte of residue 1.
+        let all = split(&shifts, &cube, false, 256).unwrap();
+        assert_eq!(all.len(), 56);
+        assert!(all.iter().all(|c| {
+            live[1]
+                .iter()
+                .filter(|&&v| c.lo[1] <= v && v <= c.hi[1])
+                .count()
+                == 1
+        }));
+        // With rotation broken, nothing below s[0]'s lower bound lives.
+        assert!(live_bytes(&shifts, &cube, true)[2].iter().all(|&c| c >= 10));
+        assert_eq!((a.hi[1], b.lo[1]), (live[1][28] - 1, live[1][28]));
+    }
+}

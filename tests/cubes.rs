@@ -1,0 +1,292 @@
+//! Cube-and-conquer (`grundy sat cubes`): answers against Riley's list and another solver
+//! (varisat), the ledger's partition invariant, resuming, and bad input.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
+use grundy::sat::encode::PeriodEncoding;
+use grundy::sat::witness::check_pattern;
+use grundy::{ExactGenerator, Game};
+
+use crate::cli::{fails_with_one_line, grundy};
+use crate::sat::{riley, riley_status};
+
+/// A campaign over the whole box of `e`, `conflicts` per cube, to the end.
+fn campaign(problem: &grundy::sat::periods::Problem, e: &PeriodEncoding, conflicts: u32) -> Ledger {
+    let rotation = problem.break_rotation;
+    let mut ledger = Ledger::new(
+        &problem.game.to_string(),
+        e,
+        "feasible",
+        rotation,
+        &Cube::full(e.p),
+    );
+    let stop = AtomicBool::new(false);
+    let run = Conquer {
+        encoding: e,
+        threads: 2,
+        conflicts,
+        fanout: 2,
+        deadline: None,
+        stop: &stop,
+        seed: 0,
+        max_calls: None,
+    };
+    let check = |bytes: &[u8]| {
+        let s = e.expand(bytes);
+        check_pattern(&problem.game, problem.space, &problem.rares, &s)
+            .map_err(|e| e.to_string())?;
+        Ok(s)
+    };
+    let verdict = conquer(
+        &run,
+        &mut ledger,
+        &check,
+        std::time::Duration::from_secs(60),
+        &mut |_| Ok(()),
+    )
+    .unwrap();
+    assert_eq!(verdict, ledger.verdict());
+    ledger
+}
+
+fn problem(code: &str, rotation: bool) -> grundy::sat::periods::Problem {
+    let game: Game = code.parse().unwrap();
+    let mut g = ExactGenerator::new(&game);
+    g.extend_to(1 << 14).unwrap();
+    grundy::sat::periods::Problem {
+        break_rotation: rotation,
+        ..grundy::sat::periods::Problem::from_prefix(&g)
+    }
+}
+
+#[test]
+fn cubes_answer_as_varisat_does_and_unsat_refutes_the_whole_box() {
+    use grundy::sat::solve::{Answer, SolverKind, solve};
+    // .56: p = 7 is UNSAT but not at once (varisat's proof is 4 MB); 20 conflicts a cube forces
+    // hundreds of splits. p = 5 is excluded by units, 6 has patterns.
+    let problem = problem(".56", true);
+    for p in [5, 6, 7] {
+        let e = problem.encode_question(p, false).unwrap();
+        let ledger = campaign(&problem, &e, 20);
+        let varisat = solve(SolverKind::Varisat, &e.cnf, None).unwrap();
+        match ledger.verdict() {
+            Verdict::Sat(s) => {
+                assert!(matches!(varisat, Answer::Sat(_)), ".56 p={p}");
+                // The witness check again, and rotation broken: s[0] is a minimum.
+                check_pattern(&problem.game, problem.space, &problem.rares, &s).unwrap();
+                assert_eq!(s[0], *s.iter().min().unwrap());
+            }
+            Verdict::Unsat => {
+                assert_eq!(varisat, Answer::Unsat, ".56 p={p}");
+                // Every bit of the box accounted for, and (for 7) by real splitting.
+                assert!(
+                    (ledger.refuted_share - 1.0).abs() < 1e-12,
+                    "{}",
+                    ledger.refuted_share
+                );
+                assert!(ledger.open.is_empty());
+                if p == 7 {
+                    assert!(ledger.splits > 20, "only {} splits", ledger.splits);
+                }
+            }
+            Verdict::Open => panic!(".56 p={p} left open"),
+        }
+    }
+}
+
+#[test]
+fn cubes_give_rileys_statuses_for_small_officers_periods() {
+    let problem = grundy::sat::periods::Problem {
+        break_rotation: true,
+        ..crate::sat::officers_problem()
+    };
+    for (p, published) in riley().into_iter().filter(|(p, _)| *p <= 10) {
+        let e = problem.encode_question(p, false).unwrap();
+        let ledger = campaign(&problem, &e, 50);
+        let got = match ledger.verdict() {
+            Verdict::Sat(_) => grundy::sat::periods::Status::Sat,
+            // Riley's excluded periods are UNSAT (the encoding has their units).
+            Verdict::Unsat => grundy::sat::periods::Status::Excluded,
+            Verdict::Open => panic!("p={p} left open"),
+        };
+        assert_eq!(got, riley_status(&published), "p={p}");
+    }
+}
+
+fn sat_cubes(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let ledger = dir.join("ledger.json");
+    let out = dir.join("periods.json");
+    let mut args = vec![
+        "sat",
+        "cubes",
+        ".56",
+        "--p",
+        "7",
+        "--threads",
+        "2",
+        "--conflicts",
+        "20",
+        "--values",
+        "2^14",
+        "--ledger",
+        ledger.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    grundy(&args)
+}
+
+#[test]
+fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger_path = dir.path().join("ledger.json");
+    // A first run of 40 calls leaves cubes open, a consistent ledger and no answer in the file.
+    let first = sat_cubes(dir.path(), &["--calls", "40"]);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    assert!(String::from_utf8_lossy(&first.stdout).contains("feasible: open"));
+    let ledger = Ledger::read(&ledger_path).unwrap().unwrap();
+    assert_eq!((ledger.runs, ledger.calls), (1, 40));
+    assert!(!ledger.open.is_empty() && ledger.refuted_share < 1.0);
+    assert!(!dir.path().join("periods.json").exists());
+    // `sat summary` shows the campaign of the open period beside it (ledger named as the
+    // default path would name it), with the ledger's own share and counts.
+    let periods = dir.path().join("periods.json");
+    let beside = dir.path().join("cubes-p7-feasible.json");
+    std::fs::copy(&ledger_path, &beside).unwrap();
+    let mut open = grundy::sat::periods::PeriodsFile::new(&problem(".56", true));
+    open.merge(vec![crate::sat::bare_result(
+        7,
+        grundy::sat::periods::Status::Timeout,
+    )]);
+    std::fs::write(&periods, serde_json::to_vec(&open).unwrap()).unwrap();
+    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    let line = format!(
+        "cubes (feasible): {:.6e} of the box refuted, {} cubes open; {} refutations",
+        ledger.refuted_share,
+        ledger.open.len(),
+        ledger.refutations
+    );
+    assert!(text.contains(&line), "{text}\nwant: {line}");
+    std::fs::remove_file(&beside).unwrap();
+    // Another run goes on from there to the end, and the answer lands in the periods file.
+    let second = sat_cubes(dir.path(), &[]);
+    assert!(
+        second.status.success(),
+        "{}",
+        String::from_utf8_lossy(&second.stderr)
+    );
+    assert!(String::from_utf8_lossy(&second.stderr).contains("continuing"));
+    let done = Ledger::read(&ledger_path).unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&second.stdout).contains("feasible: UNSAT ("));
+    assert_eq!(done.verdict(), Verdict::Unsat);
+    assert_eq!(done.runs, 2);
+    assert!(done.calls > 40 && done.refutations > ledger.refutations);
+    let file = grundy::sat::periods::PeriodsFile::read(&dir.path().join("periods.json"))
+        .unwrap()
+        .unwrap();
+    let r = file.result(7).unwrap();
+    assert_eq!(r.feasible, grundy::sat::periods::Status::Unsat);
+    assert!(r.how.contains("cube-and-conquer"), "{}", r.how);
+    // The same question without rotation breaking is another encoding: refused, file kept.
+    let before = std::fs::read(&ledger_path).unwrap();
+    let mut args = vec![
+        "sat",
+        "cubes",
+        ".56",
+        "--p",
+        "7",
+        "--keep-rotation",
+        "--values",
+        "2^14",
+    ];
+    args.extend(["--ledger", ledger_path.to_str().unwrap()]);
+    assert!(fails_with_one_line(&args).contains("rotation broken"));
+    assert_eq!(std::fs::read(&ledger_path).unwrap(), before);
+    // A ledger whose shares do not add up is corrupt.
+    let mut bad: serde_json::Value = serde_json::from_slice(&before).unwrap();
+    bad["refuted_share"] = serde_json::json!(0.5);
+    std::fs::write(&ledger_path, serde_json::to_vec(&bad).unwrap()).unwrap();
+    assert!(fails_with_one_line(&args).contains("corrupt"));
+    std::fs::write(&ledger_path, b"{ not json").unwrap();
+    assert!(fails_with_one_line(&args).contains("not a cube ledger"));
+}
+
+#[test]
+fn cubes_refuse_bad_input_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("l.json");
+    let ledger = ledger.to_str().unwrap();
+    let out = dir.path().join("periods.json");
+    let out = out.to_str().unwrap();
+    let base = [
+        "sat", "cubes", ".56", "--values", "2^14", "--ledger", ledger, "--out", out,
+    ];
+    let with = |extra: &[&str]| -> Vec<String> {
+        base.iter().chain(extra).map(ToString::to_string).collect()
+    };
+    for (extra, says) in [
+        (&["--p", "0"][..], "at least 1"),
+        (&["--p", "7", "--conflicts", "0"], "--conflicts"),
+        (&["--p", "7", "--within", "9:3"], "bad cube part"),
+        (&["--p", "7", "--within", "1:9-3"], "bad cube part"),
+        (&["--p", "7", "--primitive"], "decide feasible first"),
+    ] {
+        let args = with(extra);
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let line = fails_with_one_line(&args);
+        assert!(line.contains(says), "{extra:?}: {line}");
+    }
+    assert!(!Path::new(ledger).exists());
+}
+
+#[test]
+fn a_pattern_found_inside_a_cube_is_checked_and_merged() {
+    // Officers p = 17 inside the cube that fixes 9 residues to Riley's pattern (compressed):
+    // the cubes find a pattern there (Riley's or another), and a pattern anywhere answers p.
+    let (_, published) = riley().into_iter().find(|(p, _)| *p == 17).unwrap();
+    let published = published.unwrap();
+    let problem = crate::sat::officers_problem();
+    let e = problem.encode_question(17, false).unwrap();
+    let bytes = e.compress(&published).unwrap();
+    let within: Vec<String> = (0..9).map(|r| format!("{r}:{}", bytes[r])).collect();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let ledger = dir.path().join("l.json");
+    let run = grundy(&[
+        "sat",
+        "cubes",
+        "officers",
+        "--p",
+        "17",
+        "--keep-rotation",
+        "--within",
+        &within.join(" "),
+        "--conflicts",
+        "2000",
+        "--ledger",
+        ledger.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let file = grundy::sat::periods::PeriodsFile::read(&out)
+        .unwrap()
+        .unwrap();
+    let r = file.result(17).unwrap();
+    let pattern = r.pattern.clone().unwrap();
+    check_pattern(&problem.game, problem.space, &problem.rares, &pattern).unwrap();
+    assert_eq!(e.compress(&pattern).unwrap()[..9], bytes[..9]);
+    assert_eq!(r.primitive, grundy::sat::periods::Status::Sat);
+}
