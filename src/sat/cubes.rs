@@ -488,8 +488,9 @@ pub type WitnessCheck<'a> = dyn Fn(&[u8]) -> Result<Vec<crate::values::Value>, S
 
 /// One solver call's outcome on a cube.
 enum Tried {
-    /// UNSAT under the bounds of this region (the cube or a box holding it).
-    Refuted(Cube),
+    /// UNSAT under the bounds of this region (the cube or a box holding it), with the clause
+    /// that says so (the negated bounds used).
+    Refuted(Cube, Vec<i32>),
     Model(Vec<u8>),
     Undecided,
 }
@@ -505,6 +506,9 @@ struct Frontier {
     workers: usize,
     /// Cubes taken in this run.
     taken: u64,
+    /// The clause of every refutation so far (implied by the encoding): each worker adds those
+    /// it has not seen before its next call, so a region one solver refuted is known to all.
+    region_clauses: Vec<Vec<i32>>,
 }
 
 impl Frontier {
@@ -575,6 +579,7 @@ pub fn conquer(
         found: None,
         workers: run.threads.max(1),
         taken: 0,
+        region_clauses: Vec::new(),
     });
     let changed = Condvar::new();
     let halt = AtomicBool::new(false);
@@ -655,10 +660,15 @@ fn worker(
         .expect("cube frontier lock")
         .ledger
         .rotation_broken;
+    // Region clauses already added to this solver.
+    let mut seen = 0;
     loop {
         // Take a cube, or wait while others run (their splits may bring more).
+        let mut news = Vec::new();
         let (ticket, cube) = {
             let mut state = frontier.lock().expect("cube frontier lock");
+            news.extend_from_slice(&state.region_clauses[seen..]);
+            seen = state.region_clauses.len();
             loop {
                 if run.max_calls.is_some_and(|m| state.taken >= m) {
                     halt.store(true, Ordering::Relaxed);
@@ -684,14 +694,18 @@ fn worker(
             }
         };
         let started = Instant::now();
-        let tried = attempt(&mut solver, e, &cube, run.conflicts);
+        let tried = add_clauses(&mut solver, &news)
+            .and_then(|()| attempt(&mut solver, e, &cube, run.conflicts));
         let seconds = started.elapsed().as_secs_f64();
         let mut state = frontier.lock().expect("cube frontier lock");
         state.ledger.calls += 1;
         state.ledger.solver_seconds += seconds;
         match tried {
             Err(err) => fail(&mut state, ConquerError::Solver(err.to_string())),
-            Ok(Tried::Refuted(region)) => state.refute(ticket, &region),
+            Ok(Tried::Refuted(region, clause)) => {
+                state.refute(ticket, &region);
+                state.region_clauses.push(clause);
+            }
             Ok(Tried::Model(bytes)) => match check(&bytes) {
                 Ok(pattern) => {
                     state.found.get_or_insert(Ok(pattern));
@@ -749,6 +763,23 @@ fn new_solver<'h>(
     Ok(solver)
 }
 
+/// Adds clauses (implied by the encoding) to `solver`.
+fn add_clauses(
+    solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
+    clauses: &[Vec<i32>],
+) -> anyhow::Result<()> {
+    use rustsat::solvers::Solve;
+    use rustsat::types::{Clause, Lit};
+    for c in clauses {
+        let clause: Clause = c
+            .iter()
+            .map(|&l| Lit::from_ipasir(l))
+            .collect::<Result<_, _>>()?;
+        solver.add_clause(clause)?;
+    }
+    Ok(())
+}
+
 /// One call on `cube`: its bounds as assumptions, at most `conflicts` conflicts.
 fn attempt(
     solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
@@ -774,7 +805,7 @@ fn attempt(
                 .filter(|(l, _)| core.contains(&-l))
                 .map(|&(_, b)| b)
                 .collect();
-            Tried::Refuted(cube.keeping(&used))
+            Tried::Refuted(cube.keeping(&used), core)
         }
         SolverResult::Sat => {
             let model = super::solve::cadical_model(solver, &e.cnf)?;
