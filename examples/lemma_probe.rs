@@ -3,7 +3,8 @@
 //! a 2-s tabu walk (seed) gives a near miss; FIXED random residues are fixed to it (units), which
 //! makes a cube of the period question. MODE `a`: one run to the end (cap 600 s). `b`: a run of
 //! FIRST_S s (or `kN`: N conflicts) keeping learned clauses of at most MAXLEN literals, then a fresh solver with them.
-//! `c`: the same restart without them. `n`: the first run only, lemmas counted by length.
+//! `c`: the same restart without them. `n`: the first run only, lemmas counted by length. `w`: print
+//! the cube only, in the form `grundy sat cubes --within` reads.
 #[path = "common/mod.rs"]
 mod common;
 

@@ -115,6 +115,14 @@ fn cubes_give_rileys_statuses_for_small_officers_periods() {
     }
 }
 
+fn succeeded(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn sat_cubes(dir: &Path, extra: &[&str]) -> std::process::Output {
     let ledger = dir.join("ledger.json");
     let out = dir.join("periods.json");
@@ -145,11 +153,7 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
     let ledger_path = dir.path().join("ledger.json");
     // A first run of 40 calls leaves cubes open, a consistent ledger and no answer in the file.
     let first = sat_cubes(dir.path(), &["--calls", "40"]);
-    assert!(
-        first.status.success(),
-        "{}",
-        String::from_utf8_lossy(&first.stderr)
-    );
+    succeeded(&first);
     assert!(String::from_utf8_lossy(&first.stdout).contains("feasible: open"));
     let ledger = Ledger::read(&ledger_path).unwrap().unwrap();
     assert_eq!((ledger.runs, ledger.calls), (1, 40));
@@ -178,11 +182,7 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
     std::fs::remove_file(&beside).unwrap();
     // Another run goes on from there to the end, and the answer lands in the periods file.
     let second = sat_cubes(dir.path(), &[]);
-    assert!(
-        second.status.success(),
-        "{}",
-        String::from_utf8_lossy(&second.stderr)
-    );
+    succeeded(&second);
     assert!(String::from_utf8_lossy(&second.stderr).contains("continuing"));
     let done = Ledger::read(&ledger_path).unwrap().unwrap();
     assert!(String::from_utf8_lossy(&second.stdout).contains("feasible: UNSAT ("));
@@ -276,11 +276,7 @@ fn a_pattern_found_inside_a_cube_is_checked_and_merged() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    succeeded(&run);
     let file = grundy::sat::periods::PeriodsFile::read(&out)
         .unwrap()
         .unwrap();

@@ -775,22 +775,8 @@ pub(crate) fn bare_result(
     s: grundy::sat::periods::Status,
 ) -> grundy::sat::periods::PeriodResult {
     grundy::sat::periods::PeriodResult {
-        p,
-        feasible: s,
-        primitive: s,
-        pattern: None,
-        pattern_period: None,
-        how: String::new(),
-        solver: None,
         seconds: 1.0,
-        variables: 0,
-        clauses: 0,
-        timeout_seconds: None,
-        proofs: Vec::new(),
-        lemmas: Vec::new(),
-        seed: 0,
-        earlier: Vec::new(),
-        closest: None,
+        ..grundy::sat::periods::PeriodResult::bare(p, s, s)
     }
 }
 

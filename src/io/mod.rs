@@ -26,6 +26,18 @@ pub struct WriteError {
     pub source: io::Error,
 }
 
+/// The text of `path`, or `None` if there is no such file (a results file not written yet).
+///
+/// # Errors
+/// Any other I/O failure.
+pub fn read_if_present(path: &Path) -> io::Result<Option<String>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// Writes `path` atomically with the bytes `write` produces.
 ///
 /// # Errors

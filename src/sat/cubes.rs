@@ -400,10 +400,8 @@ impl Ledger {
             path: path.to_path_buf(),
             reason,
         };
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(fail(e.to_string())),
+        let Some(text) = crate::io::read_if_present(path).map_err(|e| fail(e.to_string()))? else {
+            return Ok(None);
         };
         let ledger: Ledger =
             serde_json::from_str(&text).map_err(|e| fail(format!("not a cube ledger: {e}")))?;
@@ -863,9 +861,6 @@ impl Ledger {
             self.runs,
         );
         Some(PeriodResult {
-            p: self.p as u64,
-            feasible: feasible_status,
-            primitive: primitive_status,
             pattern_period: period,
             pattern,
             how,
@@ -873,12 +868,7 @@ impl Ledger {
             seconds: self.seconds,
             variables: e.cnf.num_vars as u64,
             clauses: e.cnf.num_clauses as u64,
-            timeout_seconds: None,
-            proofs: Vec::new(),
-            lemmas: Vec::new(),
-            seed: 0,
-            earlier: Vec::new(),
-            closest: None,
+            ..PeriodResult::bare(self.p as u64, feasible_status, primitive_status)
         })
     }
 }

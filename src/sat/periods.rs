@@ -122,6 +122,28 @@ pub struct Attempt {
 }
 
 impl PeriodResult {
+    /// A result with these answers and nothing else yet (no pattern, no time, seed 0).
+    pub fn bare(p: u64, feasible: Status, primitive: Status) -> PeriodResult {
+        PeriodResult {
+            p,
+            feasible,
+            primitive,
+            pattern: None,
+            pattern_period: None,
+            how: String::new(),
+            solver: None,
+            seconds: 0.0,
+            variables: 0,
+            clauses: 0,
+            timeout_seconds: None,
+            proofs: Vec::new(),
+            lemmas: Vec::new(),
+            seed: 0,
+            earlier: Vec::new(),
+            closest: None,
+        }
+    }
+
     /// Whether the period is still open: a timeout in either question.
     pub fn is_open(&self) -> bool {
         !self.feasible.decided() || !self.primitive.decided()
@@ -305,22 +327,9 @@ impl Problem {
     ) -> Result<PeriodResult, PeriodError> {
         let started = Instant::now();
         let mut result = PeriodResult {
-            p,
-            feasible: Status::Timeout,
-            primitive: Status::Timeout,
-            pattern: None,
-            pattern_period: None,
-            how: String::new(),
-            solver: None,
-            seconds: 0.0,
-            variables: 0,
-            clauses: 0,
             timeout_seconds: timeout.map(|t| t.as_secs_f64()),
-            proofs: Vec::new(),
-            lemmas: Vec::new(),
             seed: self.seed,
-            earlier: Vec::new(),
-            closest: None,
+            ..PeriodResult::bare(p, Status::Timeout, Status::Timeout)
         };
         if let Some(l) = excluded_by(p, &self.losing) {
             result.feasible = Status::Excluded;
@@ -782,10 +791,10 @@ impl PeriodsFile {
             path: path.to_path_buf(),
             reason,
         };
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(fail(format!("cannot read: {e}"))),
+        let Some(text) =
+            crate::io::read_if_present(path).map_err(|e| fail(format!("cannot read: {e}")))?
+        else {
+            return Ok(None);
         };
         serde_json::from_str(&text)
             .map(Some)
