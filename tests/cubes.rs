@@ -286,3 +286,52 @@ fn a_pattern_found_inside_a_cube_is_checked_and_merged() {
     assert_eq!(e.compress(&pattern).unwrap()[..9], bytes[..9]);
     assert_eq!(r.primitive, grundy::sat::periods::Status::Sat);
 }
+
+#[test]
+fn the_estimate_counts_a_refuted_root_once_and_reports_a_model_it_meets() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let ledger = dir.path().join("l.json");
+    let estimate = |code: &str, p: &str, values: &str| {
+        let run = grundy(&[
+            "sat",
+            "cubes",
+            code,
+            "--p",
+            p,
+            "--values",
+            values,
+            "--conflicts",
+            "20",
+            "--estimate",
+            "5",
+            "--out",
+            out.to_str().unwrap(),
+            "--ledger",
+            ledger.to_str().unwrap(),
+        ]);
+        succeeded(&run);
+        String::from_utf8_lossy(&run.stdout).to_string()
+    };
+    // Officers p = 5 is excluded (a losing position at 4, Riley): the encoding refutes the root
+    // by its units, so every probe is one call.
+    let text = estimate("officers", "5", "2^16");
+    assert!(
+        text.contains("from 5 probes") && text.contains(": 1.000e0 calls"),
+        "{text}"
+    );
+    // .56 p = 6 has patterns: a probe runs into one, and it is witness-checked.
+    let text = estimate(".56", "6", "2^14");
+    let pattern: Vec<u16> = text
+        .split("pattern (checked): ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"))
+        .trim()
+        .split(',')
+        .map(|v| v.parse().unwrap())
+        .collect();
+    let problem = problem(".56", true);
+    check_pattern(&problem.game, problem.space, &problem.rares, &pattern).unwrap();
+    // The estimate neither reads nor writes a ledger, nor the periods file.
+    assert!(!ledger.exists() && !out.exists());
+}

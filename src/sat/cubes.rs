@@ -873,6 +873,109 @@ impl Ledger {
     }
 }
 
+/// What one node of a cube tree turned out to be, for [`knuth_probe`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Node {
+    /// Refuted (a leaf), after this many seconds.
+    Leaf(f64),
+    /// Split after this many seconds.
+    Inner(f64),
+    /// A model: the question is SAT.
+    Model,
+}
+
+/// One of Knuth's random probes of a tree ("Estimating the efficiency of backtrack programs",
+/// 1975): from `root`, `visit` each node, then go on into one child of its split, drawn by
+/// `draw(n)` from `0..n`. Counting each node visited at depth `d` as often as the product `w` of
+/// the branching factors above it gives an unbiased estimate of the tree's nodes and of the
+/// seconds of all its calls (their means over many probes converge to the true totals when the
+/// tree and times are fixed). Returns (nodes, seconds), or `None` when a probe reached a model.
+pub fn knuth_probe(
+    root: &Cube,
+    visit: &mut dyn FnMut(&Cube) -> Node,
+    split: &dyn Fn(&Cube) -> Option<Vec<Cube>>,
+    draw: &mut dyn FnMut(usize) -> usize,
+) -> Option<(f64, f64)> {
+    let (mut nodes, mut seconds, mut weight) = (0.0, 0.0, 1.0);
+    let mut cube = root.clone();
+    loop {
+        let (secs, inner) = match visit(&cube) {
+            Node::Model => return None,
+            Node::Leaf(secs) => (secs, false),
+            Node::Inner(secs) => (secs, true),
+        };
+        nodes += weight;
+        seconds += weight * secs;
+        let Some(mut children) = split(&cube).filter(|_| inner) else {
+            return Some((nodes, seconds));
+        };
+        weight *= children.len() as f64;
+        cube = children.swap_remove(draw(children.len()));
+    }
+}
+
+/// Knuth's estimate of what a campaign over `root` costs at `run.conflicts` a call: `probes`
+/// random probes ([`knuth_probe`]) with one CaDiCaL, which keeps what it learns from probe to
+/// probe as a campaign's solvers do. Returns the estimates of each probe (nodes = solver calls,
+/// seconds of one thread), or a model the probes ran into. The mean is unbiased only for a fixed
+/// tree; here learning shortens later calls and wide refutations prune siblings the probes never
+/// see, both of which a campaign gains from, so read it as an order of magnitude.
+///
+/// # Errors
+/// [`ConquerError::Solver`] if CaDiCaL fails.
+pub fn estimate(
+    run: &Conquer<'_>,
+    root: &Cube,
+    rotation_broken: bool,
+    probes: usize,
+    seed: u64,
+) -> Result<Result<Vec<(f64, f64)>, Vec<u8>>, ConquerError> {
+    let failed = |e: anyhow::Error| ConquerError::Solver(e.to_string());
+    let e = run.encoding;
+    let mut solver = new_solver(run, run.stop).map_err(failed)?;
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut draw = |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    let split = |c: &Cube| split(e.shifts(), c, rotation_broken, run.fanout);
+    let mut out = Vec::with_capacity(probes);
+    let mut failure = None;
+    let mut model = None;
+    for _ in 0..probes {
+        let mut visit = |c: &Cube| {
+            let started = Instant::now();
+            match attempt(&mut solver, e, c, run.conflicts) {
+                Ok(Tried::Refuted(..)) => Node::Leaf(started.elapsed().as_secs_f64()),
+                Ok(Tried::Undecided) => Node::Inner(started.elapsed().as_secs_f64()),
+                Ok(Tried::Model(bytes)) => {
+                    model = Some(bytes);
+                    Node::Model
+                }
+                Err(err) => {
+                    failure = Some(err);
+                    Node::Model
+                }
+            }
+        };
+        let probe = knuth_probe(root, &mut visit, &split, &mut draw);
+        if let Some(err) = failure {
+            return Err(failed(err));
+        }
+        // A probe a stop cut short (its calls answered nothing) is no estimate.
+        if run.stop.load(Ordering::Relaxed) {
+            break;
+        }
+        match probe {
+            Some(estimate) => out.push(estimate),
+            None => break,
+        }
+    }
+    Ok(model.map_or(Ok(out), Err))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -953,5 +1056,74 @@ mod tests {
         // With rotation broken, nothing below s[0]'s lower bound lives.
         assert!(live_bytes(&shifts, &cube, true)[2].iter().all(|&c| c >= 10));
         assert_eq!((a.hi[1], b.lo[1]), (live[1][28] - 1, live[1][28]));
+    }
+
+    #[test]
+    fn knuth_probes_average_to_the_size_of_a_fixed_tree() {
+        // A fixed tree: a cube below the root is a leaf when a hash of it says so (a third of the
+        // time) or when every residue is fixed; splits as the campaign splits. The exact node count and cost
+        // (seconds = 1 + number of fixed residues) come from walking the whole tree here.
+        let shifts: Vec<Vec<u8>> = vec![vec![], vec![3, 77, 200], vec![5]];
+        let mut root = Cube::full(3);
+        (root.lo, root.hi) = (vec![0, 0, 0], vec![3, 5, 2]);
+        let leaf = |c: &Cube| {
+            let h = c
+                .render()
+                .bytes()
+                .fold(7u64, |h, b| h.wrapping_mul(31).wrapping_add(u64::from(b)));
+            (h % 3 == 0 && *c != root) || (0..3).all(|r| c.lo[r] == c.hi[r])
+        };
+        let cost = |c: &Cube| 1.0 + (0..3).filter(|&r| c.lo[r] == c.hi[r]).count() as f64;
+        let split = |c: &Cube| split(&shifts, c, false, 3);
+        fn walk(
+            c: &Cube,
+            leaf: &dyn Fn(&Cube) -> bool,
+            cost: &dyn Fn(&Cube) -> f64,
+            split: &dyn Fn(&Cube) -> Option<Vec<Cube>>,
+        ) -> (f64, f64) {
+            let mut total = (1.0, cost(c));
+            if !leaf(c) {
+                for child in split(c).unwrap() {
+                    let (n, s) = walk(&child, leaf, cost, split);
+                    total = (total.0 + n, total.1 + s);
+                }
+            }
+            total
+        }
+        let (nodes, seconds) = walk(&root, &leaf, &cost, &split);
+        assert!(nodes > 20.0, "a tree worth estimating: {nodes}");
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut draw = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let probes = 20_000;
+        let (mut n_sum, mut s_sum) = (0.0, 0.0);
+        for _ in 0..probes {
+            let mut visit = |c: &Cube| {
+                if leaf(c) {
+                    Node::Leaf(cost(c))
+                } else {
+                    Node::Inner(cost(c))
+                }
+            };
+            let (n, s) = knuth_probe(&root, &mut visit, &split, &mut draw).unwrap();
+            n_sum += n;
+            s_sum += s;
+        }
+        let (n_mean, s_mean) = (n_sum / probes as f64, s_sum / probes as f64);
+        assert!(
+            (n_mean / nodes - 1.0).abs() < 0.05,
+            "{n_mean} against {nodes}"
+        );
+        assert!(
+            (s_mean / seconds - 1.0).abs() < 0.05,
+            "{s_mean} against {seconds}"
+        );
+        // A model anywhere on a probe's path ends it without an estimate.
+        let mut found = |_: &Cube| Node::Model;
+        assert_eq!(knuth_probe(&root, &mut found, &split, &mut draw), None);
     }
 }
