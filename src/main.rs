@@ -322,10 +322,6 @@ enum SatCommand {
         /// CaDiCaL's seed (0: its default).
         #[arg(long, default_value_t = 0)]
         seed: u32,
-        /// Instead of a campaign: Knuth's estimate of its cost from this many random probes of
-        /// the cube tree (one thread; the ledger is neither read nor written).
-        #[arg(long)]
-        estimate: Option<usize>,
         /// The periods file to merge an answer into [default: results/<game>/periods.json].
         #[arg(long)]
         out: Option<PathBuf>,
@@ -686,7 +682,6 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         ledger,
         save_every,
         seed,
-        estimate,
         out,
         values,
     } = what
@@ -730,9 +725,6 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
     let question = if primitive { "primitive" } else { "feasible" };
     let e = problem.encode_question(p, primitive)?;
     let fresh = Ledger::new(&game.to_string(), &e, question, !keep_rotation, &root);
-    if let Some(probes) = estimate {
-        return run_cube_estimate(&problem, &e, &root, (probes, conflicts, fanout, seed));
-    }
     let path = ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question));
     let mut ledger = match Ledger::read(&path)? {
         Some(old) => {
@@ -854,69 +846,6 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
     if verdict == Verdict::Open && grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `grundy sat cubes --estimate N`: Knuth's estimate of a campaign over `root`, printed.
-fn run_cube_estimate(
-    problem: &grundy::sat::periods::Problem,
-    e: &grundy::sat::encode::PeriodEncoding,
-    root: &grundy::sat::cubes::Cube,
-    (probes, conflicts, fanout, seed): (usize, u32, usize, u32),
-) -> Result<ExitCode> {
-    let stop = std::sync::atomic::AtomicBool::new(false);
-    let run = grundy::sat::cubes::Conquer {
-        encoding: e,
-        threads: 1,
-        conflicts,
-        fanout,
-        deadline: None,
-        stop: &stop,
-        seed,
-        max_calls: None,
-    };
-    let started = std::time::Instant::now();
-    let found = std::thread::scope(|scope| {
-        scope.spawn(|| grundy::interrupt::relay(&stop));
-        let found =
-            grundy::sat::cubes::estimate(&run, root, problem.break_rotation, probes, seed.into());
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        found
-    })?;
-    let mut estimates = match found {
-        Ok(estimates) => estimates,
-        Err(bytes) => {
-            let pattern = e.expand(&bytes);
-            problem.check_witness("cadical", e.p as u64, &pattern)?;
-            let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
-            println!(
-                "a probe found a model: p={} is feasible; pattern (checked): {}",
-                e.p,
-                s.join(",")
-            );
-            return Ok(ExitCode::SUCCESS);
-        }
-    };
-    if estimates.is_empty() {
-        bail!("stopped before the first probe ended");
-    }
-    let n = estimates.len() as f64;
-    let mean = |f: fn(&(f64, f64)) -> f64| estimates.iter().map(f).sum::<f64>() / n;
-    let (calls, seconds) = (mean(|x| x.0), mean(|x| x.1));
-    estimates.sort_by(|a, b| a.1.total_cmp(&b.1));
-    let median = estimates[estimates.len() / 2].1;
-    let largest = estimates.last().map_or(0.0, |x| x.1);
-    println!(
-        "p={} inside {}: Knuth's estimate from {} probes ({:.0} s, {conflicts} conflicts a call, fanout {fanout}): {calls:.3e} calls, {seconds:.3e} thread-seconds ({:.3e} days); per probe the median {median:.3e} s, the largest {largest:.3e} s",
-        e.p,
-        root.render(),
-        estimates.len(),
-        started.elapsed().as_secs_f64(),
-        seconds / 86400.0,
-    );
-    println!(
-        "(an order of magnitude: learning from call to call and wide refutations make a campaign cheaper; a few rare deep probes dominate the mean)"
-    );
     Ok(ExitCode::SUCCESS)
 }
 
