@@ -727,6 +727,7 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
     let e = problem.encode_question(p, primitive)?;
     let fresh = Ledger::new(&game.to_string(), &e, question, !keep_rotation, &root);
     let path = ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question));
+    let _lock = Ledger::lock(&path)?;
     let mut ledger = match Ledger::read(&path)? {
         Some(old) => {
             if let Some(reason) = old.refuses(&fresh) {

@@ -195,6 +195,15 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
     let r = file.result(7).unwrap();
     assert_eq!(r.feasible, grundy::sat::periods::Status::Unsat);
     assert!(r.how.contains("cube-and-conquer"), "{}", r.how);
+    // While another run holds the ledger, a second one is refused and changes nothing.
+    let lock = std::fs::File::open(dir.path().join(".ledger.json.lock")).unwrap();
+    lock.lock().unwrap();
+    let before = std::fs::read(&ledger_path).unwrap();
+    let mut args = vec!["sat", "cubes", ".56", "--p", "7", "--values", "2^14"];
+    args.extend(["--ledger", ledger_path.to_str().unwrap()]);
+    assert!(fails_with_one_line(&args).contains("in use by another run"));
+    assert_eq!(std::fs::read(&ledger_path).unwrap(), before);
+    drop(lock);
     // The same question without rotation breaking is another encoding: refused, file kept.
     let before = std::fs::read(&ledger_path).unwrap();
     let mut args = vec![

@@ -424,6 +424,44 @@ impl Ledger {
         Ok(Some(ledger))
     }
 
+    /// Takes the ledger at `path` for this process (a lock file beside it, `.NAME.lock`, held
+    /// while the returned file lives; its folder is created if missing): two runs on one ledger
+    /// would each save their own queue over the other's.
+    ///
+    /// # Errors
+    /// [`LedgerError`] if another run holds it or the lock file cannot be made.
+    pub fn lock(path: &Path) -> Result<std::fs::File, LedgerError> {
+        let fail = |reason: String| LedgerError {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create its folder: {e}")))?;
+        let name = path
+            .file_name()
+            .map_or_else(|| "ledger".into(), |n| n.to_string_lossy());
+        let lock_path = dir.join(format!(".{name}.lock"));
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| fail(format!("cannot open {}: {e}", lock_path.display())))?;
+        match lock.try_lock() {
+            Ok(()) => Ok(lock),
+            Err(std::fs::TryLockError::WouldBlock) => Err(fail(format!(
+                "in use by another run (it holds {})",
+                lock_path.display()
+            ))),
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(fail(format!("cannot lock {}: {e}", lock_path.display())))
+            }
+        }
+    }
+
     /// Writes the ledger atomically.
     ///
     /// # Errors
