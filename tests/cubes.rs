@@ -295,3 +295,69 @@ fn a_pattern_found_inside_a_cube_is_checked_and_merged() {
     assert_eq!(e.compress(&pattern).unwrap()[..9], bytes[..9]);
     assert_eq!(r.primitive, grundy::sat::periods::Status::Sat);
 }
+
+#[test]
+fn sigterm_saves_the_ledger_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.json");
+    // Rotation kept: .56 p = 7 then takes thousands of calls, far more than the test waits.
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "sat",
+            "cubes",
+            ".56",
+            "--p",
+            "7",
+            "--values",
+            "2^14",
+            "--keep-rotation",
+        ])
+        .args(["--conflicts", "20", "--threads", "2", "--save-every", "0.2"])
+        .arg("--ledger")
+        .arg(&ledger)
+        .arg("--out")
+        .arg(dir.path().join("periods.json"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !ledger.exists() {
+        assert!(started.elapsed().as_secs() < 120, "no ledger written");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    crate::engine::send_signal(&child, "TERM");
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("feasible: open"), "{stdout}");
+    // The final save is consistent (read checks the shares) and holds this run's calls.
+    let stopped = Ledger::read(&ledger).unwrap().unwrap();
+    assert_eq!(stopped.runs, 1);
+    assert!(stopped.calls > 0 && !stopped.open.is_empty());
+    // The next run goes on from it.
+    let next = grundy(&[
+        "sat",
+        "cubes",
+        ".56",
+        "--p",
+        "7",
+        "--values",
+        "2^14",
+        "--keep-rotation",
+        "--conflicts",
+        "20",
+        "--threads",
+        "2",
+        "--calls",
+        "5",
+        "--ledger",
+        ledger.to_str().unwrap(),
+        "--out",
+        dir.path().join("periods.json").to_str().unwrap(),
+    ]);
+    succeeded(&next);
+    let after = Ledger::read(&ledger).unwrap().unwrap();
+    assert_eq!((after.runs, after.calls), (2, stopped.calls + 5));
+}
