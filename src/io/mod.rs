@@ -38,6 +38,31 @@ pub fn read_if_present(path: &Path) -> io::Result<Option<String>> {
     }
 }
 
+/// Opens (creating it and its folder if missing) the lock file beside `path`, `.NAME.lock`, which
+/// runs sharing `path` lock while they read and write it. Returns the file and its path; the
+/// error is a message fit to follow `path` in a one-line error.
+///
+/// # Errors
+/// The folder or the lock file cannot be made.
+pub fn lock_file_beside(path: &Path) -> Result<(std::fs::File, PathBuf), String> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create its folder: {e}"))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "file".into(), |n| n.to_string_lossy().into_owned());
+    let lock_path = dir.join(format!(".{name}.lock"));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .map_err(|e| format!("cannot open {}: {e}", lock_path.display()))?;
+    Ok((lock, lock_path))
+}
+
 /// Writes `path` atomically with the bytes `write` produces.
 ///
 /// # Errors

@@ -435,21 +435,7 @@ impl Ledger {
             path: path.to_path_buf(),
             reason,
         };
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        std::fs::create_dir_all(dir).map_err(|e| fail(format!("cannot create its folder: {e}")))?;
-        let name = path
-            .file_name()
-            .map_or_else(|| "ledger".into(), |n| n.to_string_lossy());
-        let lock_path = dir.join(format!(".{name}.lock"));
-        let lock = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(&lock_path)
-            .map_err(|e| fail(format!("cannot open {}: {e}", lock_path.display())))?;
+        let (lock, lock_path) = crate::io::lock_file_beside(path).map_err(&fail)?;
         match lock.try_lock() {
             Ok(()) => Ok(lock),
             Err(std::fs::TryLockError::WouldBlock) => Err(fail(format!(
