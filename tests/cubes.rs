@@ -123,7 +123,9 @@ fn succeeded(out: &std::process::Output) {
     );
 }
 
-fn sat_cubes(dir: &Path, extra: &[&str]) -> std::process::Output {
+/// `grundy sat cubes` on .56 p = 7 (20 conflicts a cube, 2 threads) with its ledger and periods
+/// file in `dir`, then `extra`.
+fn sat_cubes_args(dir: &Path, extra: &[&str]) -> Vec<String> {
     let ledger = dir.join("ledger.json");
     let out = dir.join("periods.json");
     let mut args = vec![
@@ -144,7 +146,12 @@ fn sat_cubes(dir: &Path, extra: &[&str]) -> std::process::Output {
         out.to_str().unwrap(),
     ];
     args.extend_from_slice(extra);
-    grundy(&args)
+    args.into_iter().map(String::from).collect()
+}
+
+fn sat_cubes(dir: &Path, extra: &[&str]) -> std::process::Output {
+    let args = sat_cubes_args(dir, extra);
+    grundy(&args.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
 #[test]
@@ -302,21 +309,10 @@ fn sigterm_saves_the_ledger_and_exits_130() {
     let ledger = dir.path().join("ledger.json");
     // Rotation kept: .56 p = 7 then takes thousands of calls, far more than the test waits.
     let child = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args([
-            "sat",
-            "cubes",
-            ".56",
-            "--p",
-            "7",
-            "--values",
-            "2^14",
-            "--keep-rotation",
-        ])
-        .args(["--conflicts", "20", "--threads", "2", "--save-every", "0.2"])
-        .arg("--ledger")
-        .arg(&ledger)
-        .arg("--out")
-        .arg(dir.path().join("periods.json"))
+        .args(sat_cubes_args(
+            dir.path(),
+            &["--keep-rotation", "--save-every", "0.2"],
+        ))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -337,26 +333,7 @@ fn sigterm_saves_the_ledger_and_exits_130() {
     assert_eq!(stopped.runs, 1);
     assert!(stopped.calls > 0 && !stopped.open.is_empty());
     // The next run goes on from it.
-    let next = grundy(&[
-        "sat",
-        "cubes",
-        ".56",
-        "--p",
-        "7",
-        "--values",
-        "2^14",
-        "--keep-rotation",
-        "--conflicts",
-        "20",
-        "--threads",
-        "2",
-        "--calls",
-        "5",
-        "--ledger",
-        ledger.to_str().unwrap(),
-        "--out",
-        dir.path().join("periods.json").to_str().unwrap(),
-    ]);
+    let next = sat_cubes(dir.path(), &["--keep-rotation", "--calls", "5"]);
     succeeded(&next);
     let after = Ledger::read(&ledger).unwrap().unwrap();
     assert_eq!((after.runs, after.calls), (2, stopped.calls + 5));
