@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
-use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
+use grundy::sat::cubes::{Conquer, ConquerError, Cube, Ledger, Verdict, conquer};
 use grundy::sat::encode::PeriodEncoding;
 use grundy::sat::witness::check_pattern;
 use grundy::{ExactGenerator, Game};
@@ -14,14 +14,30 @@ use crate::sat::{riley, riley_status};
 
 /// A campaign over the whole box of `e`, `conflicts` per cube, to the end.
 fn campaign(problem: &grundy::sat::periods::Problem, e: &PeriodEncoding, conflicts: u32) -> Ledger {
+    let mut ledger = fresh_ledger(problem, e);
+    let verdict = go_on(problem, e, conflicts, &mut ledger).unwrap();
+    assert_eq!(verdict, ledger.verdict());
+    ledger
+}
+
+fn fresh_ledger(problem: &grundy::sat::periods::Problem, e: &PeriodEncoding) -> Ledger {
     let rotation = problem.break_rotation;
-    let mut ledger = Ledger::new(
+    Ledger::new(
         &problem.game.to_string(),
         e,
         "feasible",
         rotation,
         &Cube::full(e.p),
-    );
+    )
+}
+
+/// Runs `ledger`'s campaign, two threads, `conflicts` per cube, to the end.
+fn go_on(
+    problem: &grundy::sat::periods::Problem,
+    e: &PeriodEncoding,
+    conflicts: u32,
+    ledger: &mut Ledger,
+) -> Result<Verdict, ConquerError> {
     let stop = AtomicBool::new(false);
     let run = Conquer {
         encoding: e,
@@ -39,16 +55,13 @@ fn campaign(problem: &grundy::sat::periods::Problem, e: &PeriodEncoding, conflic
             .map_err(|e| e.to_string())?;
         Ok(s)
     };
-    let verdict = conquer(
+    conquer(
         &run,
-        &mut ledger,
+        ledger,
         &check,
         std::time::Duration::from_secs(60),
         &mut |_| Ok(()),
     )
-    .unwrap();
-    assert_eq!(verdict, ledger.verdict());
-    ledger
 }
 
 fn problem(code: &str, rotation: bool) -> grundy::sat::periods::Problem {
@@ -94,6 +107,20 @@ fn cubes_answer_as_varisat_does_and_unsat_refutes_the_whole_box() {
             Verdict::Open => panic!(".56 p={p} left open"),
         }
     }
+}
+
+#[test]
+fn a_library_caller_handing_in_a_malformed_cube_gets_a_ledger_error() {
+    // The CLI reads ledgers with `Ledger::read`, which refuses this; a library caller who builds
+    // one by hand hears that the ledger is at fault, not the solver, and nothing is solved.
+    let problem = problem(".56", true);
+    let e = problem.encode_question(6, false).unwrap();
+    let mut ledger = fresh_ledger(&problem, &e);
+    ledger.open = vec!["0:9-3".to_string()];
+    let err = go_on(&problem, &e, 20, &mut ledger).unwrap_err();
+    assert!(matches!(err, ConquerError::BadLedger(_)), "{err}");
+    assert!(err.to_string().contains("malformed cube"), "{err}");
+    assert_eq!(ledger.calls, 0);
 }
 
 #[test]

@@ -499,6 +499,10 @@ pub struct Conquer<'a> {
 pub enum ConquerError {
     #[error("CaDiCaL failed: {0}")]
     Solver(String),
+    /// The ledger handed in holds a cube that does not parse (the CLI reads ledgers with
+    /// [`Ledger::read`], which refuses such a file before any solving).
+    #[error("the ledger holds a malformed cube: {0}")]
+    BadLedger(String),
     #[error("a model in cube {cube} fails the witness check: {reason}")]
     BadModel { cube: String, reason: String },
     #[error("{0}")]
@@ -589,7 +593,7 @@ pub fn conquer(
     report: &mut dyn FnMut(&Ledger) -> Result<(), String>,
 ) -> Result<Verdict, ConquerError> {
     let started = Instant::now();
-    let (_, open) = ledger.cubes().map_err(ConquerError::Solver)?;
+    let (_, open) = ledger.cubes().map_err(ConquerError::BadLedger)?;
     let mut base = ledger.clone();
     base.runs += 1;
     base.conflicts_per_call = run.conflicts;
