@@ -320,6 +320,14 @@ enum SatCommand {
         /// Seconds between saves of the ledger (and progress lines in a log).
         #[arg(long, default_value_t = 60.0)]
         save_every: f64,
+        /// Deal the ledger's open cubes into K share ledgers beside it, for K jobs (each runs
+        /// this command with `--ledger SHARE`), and exit.
+        #[arg(long, conflicts_with = "gather")]
+        deal: Option<usize>,
+        /// Fold the shares dealt earlier (those not running now) back into the ledger, merge
+        /// an answer into the periods file, and exit.
+        #[arg(long)]
+        gather: bool,
         /// CaDiCaL's seed (0: its default).
         #[arg(long, default_value_t = 0)]
         seed: u32,
@@ -682,6 +690,8 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         within,
         ledger,
         save_every,
+        deal,
+        gather,
         seed,
         out,
         values,
@@ -741,17 +751,41 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
                     fresh.root
                 );
             }
-            eprintln!(
-                "grundy: continuing {} ({} runs, {:.3e} of the box refuted, {} cubes open)",
-                path.display(),
-                old.runs,
-                old.refuted_share,
-                old.open.len()
-            );
+            if let Some(parent) = &old.gathered_into {
+                bail!(
+                    "{}: this share was gathered into {parent}; run that ledger (or deal it again)",
+                    path.display()
+                );
+            }
+            if deal.is_none() && !gather {
+                eprintln!(
+                    "grundy: continuing {} ({} runs, {:.3e} of the box refuted, {} cubes open)",
+                    path.display(),
+                    old.runs,
+                    old.refuted_share,
+                    old.open.len()
+                );
+            }
             old
+        }
+        None if deal.is_some() || gather => {
+            bail!("{}: no cube ledger here to deal or gather", path.display())
         }
         None => fresh,
     };
+    if let Some(k) = deal {
+        return deal_cubes(&path, &mut ledger, k, &e, &game, p);
+    }
+    if gather {
+        gather_shares(&path, &mut ledger)?;
+        if let Some(pattern) = &ledger.pattern {
+            problem
+                .check_witness("cadical", p as u64, pattern)
+                .context("a gathered share's pattern")?;
+        }
+        ledger.save(&path)?;
+        mark_gathered(&path, &ledger)?;
+    }
     let threads = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
     let stop = std::sync::atomic::AtomicBool::new(false);
@@ -779,11 +813,12 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         }
         Ok(pattern)
     };
-    // Progress in parts per billion of the campaign's box: a share only grows, so its rate gives
-    // an ETA (a guess: the cubes left may be harder than those refuted).
-    let root_share = Cube::parse(&ledger.root, p).map_or(1.0, |c| c.share());
+    // Progress in parts per billion of what this ledger holds (its box, less shares dealt out):
+    // a share only grows, so its rate gives an ETA (a guess: the cubes left may be harder than
+    // those refuted).
+    let held = ledger.held();
     let mut display = grundy::progress::Progress::new(1_000_000_000, &format!("cubes p={p}"))
-        .counting("ppb of the box refuted");
+        .counting("ppb of the part held refuted");
     let mut report = |l: &Ledger| {
         l.save(&path).map_err(|e| e.to_string())?;
         let note = format!(
@@ -792,10 +827,10 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
             l.refutations,
             l.splits
         );
-        display.set_with((l.refuted_share / root_share * 1e9) as u64, &note);
+        display.set_with((l.refuted_share / held * 1e9) as u64, &note);
         Ok(())
     };
-    let verdict = if ledger.verdict() == Verdict::Open {
+    let verdict = if ledger.verdict() == Verdict::Open && !gather {
         std::thread::scope(|scope| {
             scope.spawn(|| grundy::interrupt::relay(&stop));
             let verdict = conquer(
@@ -818,6 +853,10 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
             Verdict::Sat(_) => "SAT",
             Verdict::Unsat if ledger.root == "*" => "UNSAT",
             Verdict::Unsat => "UNSAT inside the cube (answers nothing about p)",
+            Verdict::PartRefuted if ledger.share_of.is_some() => {
+                "every cube of this share refuted (gather it into its ledger)"
+            }
+            Verdict::PartRefuted => "every cube here refuted, the rest is dealt out (gather it)",
             Verdict::Open => "open",
         },
         ledger.progress_line(),
@@ -849,6 +888,142 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat cubes --deal K`: the shares are written (each under its lock), then the ledger.
+fn deal_cubes(
+    path: &std::path::Path,
+    ledger: &mut grundy::sat::cubes::Ledger,
+    k: usize,
+    e: &grundy::sat::encode::PeriodEncoding,
+    game: &Game,
+    p: usize,
+) -> Result<ExitCode> {
+    use grundy::sat::cubes::Ledger;
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .with_context(|| format!("{}: not a file name", path.display()))?;
+    let shares = ledger
+        .deal(k, e.shifts(), name)
+        .map_err(|reason| anyhow::anyhow!("{}: cannot deal: {reason}", path.display()))?;
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    let mut locks = Vec::new();
+    for (file, share) in &shares {
+        let share_path = dir.join(file);
+        locks.push(Ledger::lock(&share_path)?);
+        share.save(&share_path)?;
+    }
+    ledger.save(path)?;
+    println!(
+        "dealt into {} shares ({:.6e} of the box in all); {}",
+        shares.len(),
+        ledger.elsewhere,
+        ledger.progress_line()
+    );
+    for (file, share) in &shares {
+        let share_path = dir.join(file);
+        println!(
+            "  {}: {} cubes, {:.6e} of the box",
+            share_path.display(),
+            share.open.len(),
+            share.held()
+        );
+    }
+    let question = match (ledger.question.as_str(), ledger.rotation_broken) {
+        ("primitive", true) => " --primitive",
+        ("primitive", false) => " --primitive --keep-rotation",
+        (_, true) => "",
+        (_, false) => " --keep-rotation",
+    };
+    println!(
+        "run each share (its cubes, under its lock) with: grundy sat cubes {game} --p {p}{question} \
+         --ledger SHARE [--threads T --timeout S ...]; then gather them with the same command \
+         and --ledger {} --gather",
+        path.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat cubes --gather`: every listed share that no run holds goes back into `ledger`
+/// (in memory; the caller saves it, then marks the shares).
+fn gather_shares(path: &std::path::Path, ledger: &mut grundy::sat::cubes::Ledger) -> Result<()> {
+    use grundy::sat::cubes::Ledger;
+    use grundy::sat::shares::share_path;
+    if ledger.shares.is_empty() {
+        bail!("{}: no shares dealt out to gather", path.display());
+    }
+    for note in ledger.shares.clone() {
+        let share_file = share_path(path, &note);
+        let held = match Ledger::lock(&share_file) {
+            Ok(lock) => lock,
+            Err(e) => {
+                println!("  {}: left out ({})", note.file, e.reason);
+                continue;
+            }
+        };
+        let share = match Ledger::read(&share_file) {
+            Ok(Some(share)) => share,
+            Ok(None) => {
+                println!("  {}: left out (missing: its cubes stay dealt)", note.file);
+                continue;
+            }
+            Err(e) => {
+                println!("  {}: left out ({})", note.file, e.reason);
+                continue;
+            }
+        };
+        let index = ledger
+            .shares
+            .iter()
+            .position(|n| n.id == note.id)
+            .expect("listed");
+        match ledger.gather(index, &share) {
+            Ok(()) => println!("  {}: gathered ({})", note.file, share.progress_line()),
+            Err(reason) => println!("  {}: left out ({reason})", note.file),
+        }
+        drop(held);
+    }
+    Ok(())
+}
+
+/// After the parent is saved: each share it no longer lists but whose file names this deal is
+/// marked as gathered, so a job started on it again refuses to run.
+fn mark_gathered(path: &std::path::Path, ledger: &grundy::sat::cubes::Ledger) -> Result<()> {
+    use grundy::sat::cubes::Ledger;
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let dir = path.parent().unwrap_or(std::path::Path::new(""));
+    let stem = name.strip_suffix(".json").unwrap_or(name);
+    for entry in std::fs::read_dir(if dir.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        dir
+    })
+    .with_context(|| format!("cannot list {}", dir.display()))?
+    {
+        let file = entry?.file_name();
+        let Some(file) = file.to_str() else { continue };
+        if !file.starts_with(&format!("{stem}.deal"))
+            || ledger.shares.iter().any(|n| n.file == file)
+        {
+            continue;
+        }
+        let share_file = dir.join(file);
+        let Ok(_lock) = Ledger::lock(&share_file) else {
+            continue;
+        };
+        if let Ok(Some(mut share)) = Ledger::read(&share_file)
+            && share.gathered_into.is_none()
+            && share
+                .share_of
+                .as_deref()
+                .is_some_and(|id| id.starts_with(&format!("{name} deal ")))
+        {
+            share.gathered_into = Some(name.to_string());
+            share.save(&share_file)?;
+        }
+    }
+    Ok(())
 }
 
 /// `grundy sat summary`: the periods file as a table, open periods with their campaign so far.
@@ -925,7 +1100,12 @@ fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::Peri
     for question in ["feasible", "primitive"] {
         let path = Ledger::path_beside(periods, r.p as usize, question);
         match Ledger::read(&path) {
-            Ok(Some(l)) => println!("      cubes ({question}): {}", l.progress_line()),
+            Ok(Some(l)) => {
+                println!("      cubes ({question}): {}", l.progress_line());
+                for line in grundy::sat::shares::share_lines(&path, &l) {
+                    println!("        {line}");
+                }
+            }
             Ok(None) => {}
             Err(e) => println!("      cubes ({question}): {e}"),
         }

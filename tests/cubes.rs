@@ -104,7 +104,7 @@ fn cubes_answer_as_varisat_does_and_unsat_refutes_the_whole_box() {
                     assert!(ledger.splits > 20, "only {} splits", ledger.splits);
                 }
             }
-            Verdict::Open => panic!(".56 p={p} left open"),
+            Verdict::Open | Verdict::PartRefuted => panic!(".56 p={p} left open"),
         }
     }
 }
@@ -136,7 +136,7 @@ fn cubes_give_rileys_statuses_for_small_officers_periods() {
             Verdict::Sat(_) => grundy::sat::periods::Status::Sat,
             // Riley's excluded periods are UNSAT (the encoding has their units).
             Verdict::Unsat => grundy::sat::periods::Status::Excluded,
-            Verdict::Open => panic!("p={p} left open"),
+            Verdict::Open | Verdict::PartRefuted => panic!("p={p} left open"),
         };
         assert_eq!(got, riley_status(&published), "p={p}");
     }
@@ -153,7 +153,12 @@ fn succeeded(out: &std::process::Output) {
 /// `grundy sat cubes` on .56 p = 7 (20 conflicts a cube, 2 threads) with its ledger and periods
 /// file in `dir`, then `extra`.
 fn sat_cubes_args(dir: &Path, extra: &[&str]) -> Vec<String> {
-    let ledger = dir.join("ledger.json");
+    sat_cubes_args_on(dir, "ledger.json", extra)
+}
+
+/// [`sat_cubes_args`] with the ledger `dir/ledger`.
+fn sat_cubes_args_on(dir: &Path, ledger: &str, extra: &[&str]) -> Vec<String> {
+    let ledger = dir.join(ledger);
     let out = dir.join("periods.json");
     let mut args = vec![
         "sat",
@@ -177,8 +182,134 @@ fn sat_cubes_args(dir: &Path, extra: &[&str]) -> Vec<String> {
 }
 
 fn sat_cubes(dir: &Path, extra: &[&str]) -> std::process::Output {
-    let args = sat_cubes_args(dir, extra);
+    sat_cubes_on(dir, "ledger.json", extra)
+}
+
+fn sat_cubes_on(dir: &Path, ledger: &str, extra: &[&str]) -> std::process::Output {
+    let args = sat_cubes_args_on(dir, ledger, extra);
     grundy(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+fn cubes_fail_on(dir: &Path, ledger: &str, extra: &[&str]) -> String {
+    let args = sat_cubes_args_on(dir, ledger, extra);
+    fails_with_one_line(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+#[test]
+fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
+    use grundy::sat::solve::{Answer, SolverKind, solve};
+    let dir = tempfile::tempdir().unwrap();
+    let read = |name: &str| Ledger::read(&dir.path().join(name)).unwrap().unwrap();
+    let periods = dir.path().join("periods.json");
+    // One call: the whole box split in two, so the deal must split again to make 3 shares.
+    succeeded(&sat_cubes(dir.path(), &["--calls", "1"]));
+    let started = read("ledger.json");
+    assert!(
+        started.open.len() < 3,
+        "the deal must split to reach 3 shares"
+    );
+    succeeded(&sat_cubes(dir.path(), &["--deal", "3"]));
+    let shares = [1, 2, 3].map(|i| format!("ledger.deal1-{i}of3.json"));
+    let parent = read("ledger.json");
+    assert!(parent.open.is_empty() && parent.shares.len() == 3);
+    // Every open cube went to exactly one share, splits made up the count, and each share's
+    // portion is what its cubes cover.
+    let dealt: Vec<Ledger> = shares.iter().map(|f| read(f)).collect();
+    let portions: f64 = dealt.iter().map(Ledger::held).sum();
+    let open_before: f64 = started
+        .open
+        .iter()
+        .map(|c| Cube::parse(c, 7).unwrap().share())
+        .sum();
+    assert!((portions - open_before).abs() < 1e-12);
+    for (note, share) in parent.shares.iter().zip(&dealt) {
+        let cubes: f64 = share
+            .open
+            .iter()
+            .map(|c| Cube::parse(c, 7).unwrap().share())
+            .sum();
+        assert!((cubes - note.portion).abs() < 1e-12 && share.refuted_share == 0.0);
+    }
+    // The parent holds nothing to run: it says so, exits 0, merges nothing.
+    let idle = sat_cubes(dir.path(), &[]);
+    succeeded(&idle);
+    assert!(String::from_utf8_lossy(&idle.stdout).contains("the rest is dealt out"));
+    // Share 1 runs to its end, share 2 part way (twice, continuing), share 3 not at all; a
+    // share refuted to its end answers nothing about p.
+    let one = sat_cubes_on(dir.path(), &shares[0], &[]);
+    succeeded(&one);
+    assert!(String::from_utf8_lossy(&one.stdout).contains("every cube of this share refuted"));
+    succeeded(&sat_cubes_on(dir.path(), &shares[1], &["--calls", "3"]));
+    succeeded(&sat_cubes_on(dir.path(), &shares[1], &["--calls", "3"]));
+    assert!(!periods.exists());
+    // Share 3 is held by a running job: gathering leaves it out.
+    let lock = std::fs::File::create(dir.path().join(format!(".{}.lock", shares[2]))).unwrap();
+    lock.lock().unwrap();
+    let before: Vec<Ledger> = shares.iter().map(|f| read(f)).collect();
+    let gathered = sat_cubes(dir.path(), &["--gather"]);
+    succeeded(&gathered);
+    assert!(String::from_utf8_lossy(&gathered.stdout).contains("left out"));
+    drop(lock);
+    let back = read("ledger.json");
+    assert_eq!(back.shares.len(), 1);
+    assert_eq!(back.calls, parent.calls + before[0].calls + before[1].calls);
+    let refuted = parent.refuted_share + before[0].refuted_share + before[1].refuted_share;
+    assert!((back.refuted_share - refuted).abs() < 1e-12);
+    let mut want: Vec<&String> = before[0].open.iter().chain(&before[1].open).collect();
+    let mut got: Vec<&String> = back.open.iter().collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+    // A gathered share refuses to run again; a tampered share is left out, and stays listed.
+    let again = cubes_fail_on(dir.path(), &shares[0], &[]);
+    assert!(again.contains("gathered into ledger.json"), "{again}");
+    let third = dir.path().join(&shares[2]);
+    let kept = std::fs::read(&third).unwrap();
+    let mut forged: serde_json::Value = serde_json::from_slice(&kept).unwrap();
+    forged["share_of"] = serde_json::json!("ledger.json deal 1 share 1/3");
+    std::fs::write(&third, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let refused = sat_cubes(dir.path(), &["--gather"]);
+    assert!(
+        String::from_utf8_lossy(&refused.stdout).contains("is not ledger.json deal 1 share 3/3")
+    );
+    assert_eq!(read("ledger.json").shares.len(), 1);
+    std::fs::write(&third, kept).unwrap();
+    // A parent whose listed portions do not make up what it dealt out is corrupt.
+    let text = std::fs::read(dir.path().join("ledger.json")).unwrap();
+    let mut halved: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let portion = halved["shares"][0]["portion"].as_f64().unwrap();
+    halved["shares"][0]["portion"] = serde_json::json!(portion / 2.0);
+    std::fs::write(
+        dir.path().join("bad.json"),
+        serde_json::to_vec(&halved).unwrap(),
+    )
+    .unwrap();
+    assert!(cubes_fail_on(dir.path(), "bad.json", &["--gather"]).contains("corrupt"));
+    // Dealing from a share, or into 0 shares, is refused in one line.
+    assert!(cubes_fail_on(dir.path(), &shares[2], &["--deal", "2"]).contains("it is a share"));
+    assert!(cubes_fail_on(dir.path(), "ledger.json", &["--deal", "0"]).contains("0 shares"));
+    assert!(cubes_fail_on(dir.path(), "none.json", &["--gather"]).contains("no cube ledger"));
+    // The parent's open cubes and share 3 run to the end; the gather that brings the last share
+    // back answers for the whole box, as varisat does, and merges it.
+    succeeded(&sat_cubes_on(dir.path(), &shares[2], &[]));
+    succeeded(&sat_cubes(dir.path(), &[]));
+    let last = sat_cubes(dir.path(), &["--gather"]);
+    succeeded(&last);
+    assert!(String::from_utf8_lossy(&last.stdout).contains("feasible: UNSAT ("));
+    assert!(cubes_fail_on(dir.path(), "ledger.json", &["--gather"]).contains("no shares"));
+    let problem = problem(".56", true);
+    let e = problem.encode_question(7, false).unwrap();
+    assert!(matches!(
+        solve(SolverKind::Varisat, &e.cnf, None).unwrap(),
+        Answer::Unsat
+    ));
+    let file = grundy::sat::periods::PeriodsFile::read(&periods)
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        file.result(7).unwrap().feasible,
+        grundy::sat::periods::Status::Unsat
+    );
 }
 
 #[test]

@@ -267,6 +267,41 @@ pub struct Ledger {
     /// A checked pattern (true values) once a cube had a model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<Vec<crate::values::Value>>,
+    /// Share of the box that lies in other ledgers: shares this one dealt out, or (in a share)
+    /// everything but its portion. See [`super::shares`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub elsewhere: f64,
+    /// Shares dealt and not yet gathered back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shares: Vec<ShareNote>,
+    /// Deals made from this ledger (numbering the share files).
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub deals: u64,
+    /// In a share: the deal it came from ([`ShareNote::id`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share_of: Option<String>,
+    /// In a share already gathered: the ledger it went back into (it runs no more).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gathered_into: Option<String>,
+}
+
+/// A share dealt out of a ledger: its file (beside the ledger), the id it carries, its portion
+/// of the box.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShareNote {
+    pub file: String,
+    pub id: String,
+    pub portion: f64,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's skip_serializing_if passes a reference
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero_count(x: &u64) -> bool {
+    *x == 0
 }
 
 /// A ledger that cannot be read, joined or written.
@@ -303,7 +338,22 @@ impl Ledger {
             runs: 0,
             conflicts_per_call: 0,
             pattern: None,
+            elsewhere: 0.0,
+            shares: Vec::new(),
+            deals: 0,
+            share_of: None,
+            gathered_into: None,
         }
+    }
+
+    /// The share of the box its root covers (1 for the whole box).
+    pub fn root_share(&self) -> f64 {
+        Cube::parse(&self.root, self.p).map_or(1.0, |c| c.share())
+    }
+
+    /// The share of the box this ledger answers for: its root less what lies elsewhere.
+    pub fn held(&self) -> f64 {
+        self.root_share() - self.elsewhere
     }
 
     /// Where the campaign on `p`'s `question` keeps its ledger unless told otherwise: beside the
@@ -314,10 +364,15 @@ impl Ledger {
     }
 
     /// Where the campaign stands, in one line: the share refuted (of the box, and of the
-    /// campaign's cube when it runs inside one), cubes open, work done.
+    /// campaign's cube or share when it holds only part), cubes open, shares out, work done.
     pub fn progress_line(&self) -> String {
-        let share = match Cube::parse(&self.root, self.p) {
-            Ok(root) if self.root != "*" => format!(
+        let share = match (&self.share_of, Cube::parse(&self.root, self.p)) {
+            (Some(id), _) => format!(
+                "{:.6e} of the box refuted ({:.4}% of {id})",
+                self.refuted_share,
+                100.0 * self.refuted_share / self.held()
+            ),
+            (None, Ok(root)) if self.root != "*" => format!(
                 "{:.6e} of the box refuted ({:.4}% of the cube {})",
                 self.refuted_share,
                 100.0 * self.refuted_share / root.share(),
@@ -325,8 +380,16 @@ impl Ledger {
             ),
             _ => format!("{:.6e} of the box refuted", self.refuted_share),
         };
+        let out = match self.shares.len() {
+            0 => String::new(),
+            n => format!(
+                ", {n} share{} dealt out ({:.6e} of the box)",
+                if n == 1 { "" } else { "s" },
+                self.elsewhere
+            ),
+        };
         format!(
-            "{share}, {} cubes open; {} refutations, {} splits, {} calls, {:.1} s in {} run{}",
+            "{share}, {} cubes open{out}; {} refutations, {} splits, {} calls, {:.1} s in {} run{}",
             self.open.len(),
             self.refutations,
             self.splits,
@@ -338,7 +401,7 @@ impl Ledger {
     }
 
     /// The root and the open cubes, parsed.
-    fn cubes(&self) -> Result<(Cube, Vec<Cube>), String> {
+    pub(crate) fn cubes(&self) -> Result<(Cube, Vec<Cube>), String> {
         let root = Cube::parse(&self.root, self.p)?;
         let open = self
             .open
@@ -348,11 +411,16 @@ impl Ledger {
         Ok((root, open))
     }
 
-    /// Whether the campaign has its answer: a pattern, or nothing left open.
+    /// Whether the campaign has its answer: a pattern, or nothing left open here nor elsewhere.
     pub fn verdict(&self) -> Verdict {
         match (&self.pattern, self.open.is_empty()) {
             (Some(pattern), _) => Verdict::Sat(pattern.clone()),
-            (None, true) => Verdict::Unsat,
+            (None, true)
+                if self.elsewhere == 0.0 && self.shares.is_empty() && self.share_of.is_none() =>
+            {
+                Verdict::Unsat
+            }
+            (None, true) => Verdict::PartRefuted,
             (None, false) => Verdict::Open,
         }
     }
@@ -412,13 +480,22 @@ impl Ledger {
                 c.render()
             )));
         }
-        let covered = ledger.refuted_share + open.iter().map(Cube::share).sum::<f64>();
+        let open_share = open.iter().map(Cube::share).sum::<f64>();
+        let covered = ledger.refuted_share + open_share + ledger.elsewhere;
         if (covered - root.share()).abs() > 1e-9 * root.share().max(1e-300) {
             return Err(fail(format!(
-                "corrupt: refuted {} and open {} do not make up the root's share {}",
+                "corrupt: refuted {}, open {} and dealt out {} do not make up the root's share {}",
                 ledger.refuted_share,
-                covered - ledger.refuted_share,
+                open_share,
+                ledger.elsewhere,
                 root.share()
+            )));
+        }
+        let dealt: f64 = ledger.shares.iter().map(|s| s.portion).sum();
+        if ledger.share_of.is_none() && (dealt - ledger.elsewhere).abs() > 1e-9 {
+            return Err(fail(format!(
+                "corrupt: its shares hold {dealt} of the box, not the {} it dealt out",
+                ledger.elsewhere
             )));
         }
         Ok(Some(ledger))
@@ -471,6 +548,9 @@ pub enum Verdict {
     Sat(Vec<crate::values::Value>),
     /// Every cube refuted.
     Unsat,
+    /// Every cube this ledger holds is refuted, and the rest of its box lies in shares
+    /// ([`super::shares`]): gathering them tells more.
+    PartRefuted,
     /// Cubes remain (time up or stopped).
     Open,
 }
@@ -855,7 +935,7 @@ impl Ledger {
         let verdict = self.verdict();
         let whole = self.root == "*";
         let (status, pattern) = match verdict {
-            Verdict::Open => return None,
+            Verdict::Open | Verdict::PartRefuted => return None,
             Verdict::Unsat if !whole => return None,
             Verdict::Unsat => (Status::Unsat, feasible),
             Verdict::Sat(pattern) => (Status::Sat, Some(pattern)),

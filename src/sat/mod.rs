@@ -19,6 +19,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`periods`]: the question per period (exclusion, lifting, races, primitive), results as JSON.
 - [`enumerate`]: every pattern of a period up to rotation.
 - [`cubes`]: cube-and-conquer on one question, resumable from a ledger (months-long campaigns).
+- [`shares`]: a cube campaign dealt out to several machines and gathered back.
 
 `grundy sat export` writes DIMACS for any external solver.
 */
@@ -31,6 +32,7 @@ pub mod lemmas;
 pub mod lns;
 pub mod local;
 pub mod periods;
+pub mod shares;
 pub mod solve;
 pub mod witness;
 
