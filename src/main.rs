@@ -777,14 +777,19 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         return deal_cubes(&path, &mut ledger, k, &e, &game, p);
     }
     if gather {
-        gather_shares(&path, &mut ledger)?;
+        if ledger.shares.is_empty() {
+            bail!("{}: no shares dealt out to gather", path.display());
+        }
+        for line in grundy::sat::shares::gather_shares(&path, &mut ledger) {
+            println!("  {line}");
+        }
         if let Some(pattern) = &ledger.pattern {
             problem
                 .check_witness("cadical", p as u64, pattern)
                 .context("a gathered share's pattern")?;
         }
         ledger.save(&path)?;
-        mark_gathered(&path, &ledger)?;
+        grundy::sat::shares::mark_gathered(&path, &ledger)?;
     }
     let threads = threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get));
@@ -943,87 +948,6 @@ fn deal_cubes(
         path.display()
     );
     Ok(ExitCode::SUCCESS)
-}
-
-/// `grundy sat cubes --gather`: every listed share that no run holds goes back into `ledger`
-/// (in memory; the caller saves it, then marks the shares).
-fn gather_shares(path: &std::path::Path, ledger: &mut grundy::sat::cubes::Ledger) -> Result<()> {
-    use grundy::sat::cubes::Ledger;
-    use grundy::sat::shares::share_path;
-    if ledger.shares.is_empty() {
-        bail!("{}: no shares dealt out to gather", path.display());
-    }
-    for note in ledger.shares.clone() {
-        let share_file = share_path(path, &note);
-        let held = match Ledger::lock(&share_file) {
-            Ok(lock) => lock,
-            Err(e) => {
-                println!("  {}: left out ({})", note.file, e.reason);
-                continue;
-            }
-        };
-        let share = match Ledger::read(&share_file) {
-            Ok(Some(share)) => share,
-            Ok(None) => {
-                println!("  {}: left out (missing: its cubes stay dealt)", note.file);
-                continue;
-            }
-            Err(e) => {
-                println!("  {}: left out ({})", note.file, e.reason);
-                continue;
-            }
-        };
-        let index = ledger
-            .shares
-            .iter()
-            .position(|n| n.id == note.id)
-            .expect("listed");
-        match ledger.gather(index, &share) {
-            Ok(()) => println!("  {}: gathered ({})", note.file, share.progress_line()),
-            Err(reason) => println!("  {}: left out ({reason})", note.file),
-        }
-        drop(held);
-    }
-    Ok(())
-}
-
-/// After the parent is saved: each share it no longer lists but whose file names this deal is
-/// marked as gathered, so a job started on it again refuses to run.
-fn mark_gathered(path: &std::path::Path, ledger: &grundy::sat::cubes::Ledger) -> Result<()> {
-    use grundy::sat::cubes::Ledger;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let dir = path.parent().unwrap_or(std::path::Path::new(""));
-    let stem = name.strip_suffix(".json").unwrap_or(name);
-    for entry in std::fs::read_dir(if dir.as_os_str().is_empty() {
-        std::path::Path::new(".")
-    } else {
-        dir
-    })
-    .with_context(|| format!("cannot list {}", dir.display()))?
-    {
-        let file = entry?.file_name();
-        let Some(file) = file.to_str() else { continue };
-        if !file.starts_with(&format!("{stem}.deal"))
-            || ledger.shares.iter().any(|n| n.file == file)
-        {
-            continue;
-        }
-        let share_file = dir.join(file);
-        let Ok(_lock) = Ledger::lock(&share_file) else {
-            continue;
-        };
-        if let Ok(Some(mut share)) = Ledger::read(&share_file)
-            && share.gathered_into.is_none()
-            && share
-                .share_of
-                .as_deref()
-                .is_some_and(|id| id.starts_with(&format!("{name} deal ")))
-        {
-            share.gathered_into = Some(name.to_string());
-            share.save(&share_file)?;
-        }
-    }
-    Ok(())
 }
 
 /// `grundy sat summary`: the periods file as a table, open periods with their campaign so far.

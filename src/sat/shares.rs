@@ -25,7 +25,7 @@ Invariants (besides those of [`super::cubes`]):
 
 use std::path::{Path, PathBuf};
 
-use super::cubes::{Cube, Ledger, ShareNote, split};
+use super::cubes::{Cube, Ledger, LedgerError, ShareNote, split};
 
 impl Ledger {
     /// Deals this ledger's open cubes into `k` shares (fewer when the cubes cannot be split that
@@ -197,6 +197,78 @@ fn deal_hands(open: &[Cube], k: usize) -> Vec<Vec<usize>> {
             hand
         })
         .collect()
+}
+
+/// Folds every share that `ledger` (read from `parent`) lists and no run holds back into it, in
+/// memory: the caller checks a pattern, saves the ledger, then calls [`mark_gathered`]. Returns
+/// a line per share: gathered, or left out and why (running, missing, not the share dealt).
+pub fn gather_shares(parent: &Path, ledger: &mut Ledger) -> Vec<String> {
+    let mut lines = Vec::new();
+    for note in ledger.shares.clone() {
+        let path = share_path(parent, &note);
+        // Held until the share is folded in, so no job starts on it meanwhile.
+        let lock = Ledger::lock(&path);
+        let share = match (&lock, Ledger::read(&path)) {
+            (Err(e), _) => Err(e.reason.clone()),
+            (Ok(_), Ok(Some(share))) => Ok(share),
+            (Ok(_), Ok(None)) => Err("missing: its cubes stay dealt".to_string()),
+            (Ok(_), Err(e)) => Err(e.reason),
+        };
+        let index = ledger.shares.iter().position(|n| n.id == note.id);
+        let outcome = share.and_then(|share| {
+            let index = index.expect("listed until gathered");
+            ledger.gather(index, &share).map(|()| share.progress_line())
+        });
+        lines.push(match outcome {
+            Ok(progress) => format!("{}: gathered ({progress})", note.file),
+            Err(reason) => format!("{}: left out ({reason})", note.file),
+        });
+    }
+    lines
+}
+
+/// After the parent at `parent` is saved: every share file of its deals that it no longer lists
+/// is marked `gathered_into`, so a job started on it again refuses to run. (A share written by a
+/// deal whose parent was never saved is marked too: it was never counted.)
+///
+/// # Errors
+/// The folder cannot be listed or a share cannot be written.
+pub fn mark_gathered(parent: &Path, ledger: &Ledger) -> Result<(), LedgerError> {
+    let fail = |reason: String| LedgerError {
+        path: parent.to_path_buf(),
+        reason,
+    };
+    let name = parent.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let stem = name.strip_suffix(".json").unwrap_or(name);
+    let dir = match parent.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| fail(format!("cannot list its folder: {e}")))?;
+    for entry in entries {
+        let file = entry.map_err(|e| fail(e.to_string()))?.file_name();
+        let Some(file) = file.to_str() else { continue };
+        if !file.starts_with(&format!("{stem}.deal"))
+            || ledger.shares.iter().any(|n| n.file == file)
+        {
+            continue;
+        }
+        let path = dir.join(file);
+        // A share some job holds now is left alone: it is not counted, and its run ends.
+        let Ok(_lock) = Ledger::lock(&path) else {
+            continue;
+        };
+        if let Ok(Some(mut share)) = Ledger::read(&path)
+            && share.gathered_into.is_none()
+            && (share.share_of.as_deref())
+                .is_some_and(|id| id.starts_with(&format!("{name} deal ")))
+        {
+            share.gathered_into = Some(name.to_string());
+            share.save(&path)?;
+        }
+    }
+    Ok(())
 }
 
 /// Where the shares of the ledger at `parent` stand, read from their files: one line each
