@@ -197,20 +197,22 @@ fn cubes_fail_on(dir: &Path, ledger: &str, extra: &[&str]) -> String {
 
 #[test]
 fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
+    // Named as `sat summary` looks for it beside the periods file.
+    const MAIN: &str = "cubes-p7-feasible.json";
     use grundy::sat::solve::{Answer, SolverKind, solve};
     let dir = tempfile::tempdir().unwrap();
     let read = |name: &str| Ledger::read(&dir.path().join(name)).unwrap().unwrap();
     let periods = dir.path().join("periods.json");
     // One call: the whole box split in two, so the deal must split again to make 3 shares.
-    succeeded(&sat_cubes(dir.path(), &["--calls", "1"]));
-    let started = read("ledger.json");
+    succeeded(&sat_cubes_on(dir.path(), MAIN, &["--calls", "1"]));
+    let started = read(MAIN);
     assert!(
         started.open.len() < 3,
         "the deal must split to reach 3 shares"
     );
-    succeeded(&sat_cubes(dir.path(), &["--deal", "3"]));
-    let shares = [1, 2, 3].map(|i| format!("ledger.deal1-{i}of3.json"));
-    let parent = read("ledger.json");
+    succeeded(&sat_cubes_on(dir.path(), MAIN, &["--deal", "3"]));
+    let shares = [1, 2, 3].map(|i| format!("cubes-p7-feasible.deal1-{i}of3.json"));
+    let parent = read(MAIN);
     assert!(parent.open.is_empty() && parent.shares.len() == 3);
     // Every open cube went to exactly one share, splits made up the count, and each share's
     // portion is what its cubes cover.
@@ -231,7 +233,7 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
         assert!((cubes - note.portion).abs() < 1e-12 && share.refuted_share == 0.0);
     }
     // The parent holds nothing to run: it says so, exits 0, merges nothing.
-    let idle = sat_cubes(dir.path(), &[]);
+    let idle = sat_cubes_on(dir.path(), MAIN, &[]);
     succeeded(&idle);
     assert!(String::from_utf8_lossy(&idle.stdout).contains("the rest is dealt out"));
     // Share 1 runs to its end, share 2 part way (twice, continuing), share 3 not at all; a
@@ -242,15 +244,29 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
     succeeded(&sat_cubes_on(dir.path(), &shares[1], &["--calls", "3"]));
     succeeded(&sat_cubes_on(dir.path(), &shares[1], &["--calls", "3"]));
     assert!(!periods.exists());
+    // `sat summary` lists the shares under the open period's campaign, each as its file says.
+    let mut open = grundy::sat::periods::PeriodsFile::new(&problem(".56", true));
+    open.merge(vec![crate::sat::bare_result(
+        7,
+        grundy::sat::periods::Status::Timeout,
+    )]);
+    std::fs::write(&periods, serde_json::to_vec(&open).unwrap()).unwrap();
+    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    assert!(text.contains("3 shares dealt out"), "{text}");
+    for share in &shares {
+        let line = format!("{share}: {}", read(share).progress_line());
+        assert!(text.contains(&line), "{text}\nwant: {line}");
+    }
     // Share 3 is held by a running job: gathering leaves it out.
     let lock = std::fs::File::create(dir.path().join(format!(".{}.lock", shares[2]))).unwrap();
     lock.lock().unwrap();
     let before: Vec<Ledger> = shares.iter().map(|f| read(f)).collect();
-    let gathered = sat_cubes(dir.path(), &["--gather"]);
+    let gathered = sat_cubes_on(dir.path(), MAIN, &["--gather"]);
     succeeded(&gathered);
     assert!(String::from_utf8_lossy(&gathered.stdout).contains("left out"));
     drop(lock);
-    let back = read("ledger.json");
+    let back = read(MAIN);
     assert_eq!(back.shares.len(), 1);
     assert_eq!(back.calls, parent.calls + before[0].calls + before[1].calls);
     let refuted = parent.refuted_share + before[0].refuted_share + before[1].refuted_share;
@@ -262,20 +278,24 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
     assert_eq!(got, want);
     // A gathered share refuses to run again; a tampered share is left out, and stays listed.
     let again = cubes_fail_on(dir.path(), &shares[0], &[]);
-    assert!(again.contains("gathered into ledger.json"), "{again}");
+    assert!(
+        again.contains("gathered into cubes-p7-feasible.json"),
+        "{again}"
+    );
     let third = dir.path().join(&shares[2]);
     let kept = std::fs::read(&third).unwrap();
     let mut forged: serde_json::Value = serde_json::from_slice(&kept).unwrap();
-    forged["share_of"] = serde_json::json!("ledger.json deal 1 share 1/3");
+    forged["share_of"] = serde_json::json!("cubes-p7-feasible.json deal 1 share 1/3");
     std::fs::write(&third, serde_json::to_vec(&forged).unwrap()).unwrap();
-    let refused = sat_cubes(dir.path(), &["--gather"]);
+    let refused = sat_cubes_on(dir.path(), MAIN, &["--gather"]);
     assert!(
-        String::from_utf8_lossy(&refused.stdout).contains("is not ledger.json deal 1 share 3/3")
+        String::from_utf8_lossy(&refused.stdout)
+            .contains("is not cubes-p7-feasible.json deal 1 share 3/3")
     );
-    assert_eq!(read("ledger.json").shares.len(), 1);
+    assert_eq!(read(MAIN).shares.len(), 1);
     std::fs::write(&third, kept).unwrap();
     // A parent whose listed portions do not make up what it dealt out is corrupt.
-    let text = std::fs::read(dir.path().join("ledger.json")).unwrap();
+    let text = std::fs::read(dir.path().join(MAIN)).unwrap();
     let mut halved: serde_json::Value = serde_json::from_slice(&text).unwrap();
     let portion = halved["shares"][0]["portion"].as_f64().unwrap();
     halved["shares"][0]["portion"] = serde_json::json!(portion / 2.0);
@@ -287,16 +307,16 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
     assert!(cubes_fail_on(dir.path(), "bad.json", &["--gather"]).contains("corrupt"));
     // Dealing from a share, or into 0 shares, is refused in one line.
     assert!(cubes_fail_on(dir.path(), &shares[2], &["--deal", "2"]).contains("it is a share"));
-    assert!(cubes_fail_on(dir.path(), "ledger.json", &["--deal", "0"]).contains("0 shares"));
+    assert!(cubes_fail_on(dir.path(), MAIN, &["--deal", "0"]).contains("0 shares"));
     assert!(cubes_fail_on(dir.path(), "none.json", &["--gather"]).contains("no cube ledger"));
     // The parent's open cubes and share 3 run to the end; the gather that brings the last share
     // back answers for the whole box, as varisat does, and merges it.
     succeeded(&sat_cubes_on(dir.path(), &shares[2], &[]));
-    succeeded(&sat_cubes(dir.path(), &[]));
-    let last = sat_cubes(dir.path(), &["--gather"]);
+    succeeded(&sat_cubes_on(dir.path(), MAIN, &[]));
+    let last = sat_cubes_on(dir.path(), MAIN, &["--gather"]);
     succeeded(&last);
     assert!(String::from_utf8_lossy(&last.stdout).contains("feasible: UNSAT ("));
-    assert!(cubes_fail_on(dir.path(), "ledger.json", &["--gather"]).contains("no shares"));
+    assert!(cubes_fail_on(dir.path(), MAIN, &["--gather"]).contains("no shares"));
     let problem = problem(".56", true);
     let e = problem.encode_question(7, false).unwrap();
     assert!(matches!(
