@@ -1977,6 +1977,15 @@ fn run_plot(kind: PlotKind) -> Result<()> {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so a print into a closed pipe (`grundy sat excluded ... | head`)
+    // panics with a backtrace. Like any Unix filter, die of the signal instead: quietly, with the
+    // usual status. Files are written atomically, so nothing half-written is left; a long run
+    // keeps its last checkpoint.
+    #[cfg(unix)]
+    // SAFETY: called first thing, before any thread exists, with the default disposition.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {

@@ -17,6 +17,28 @@ pub fn grundy(args: &[&str]) -> Output {
         .expect("binary runs")
 }
 
+#[test]
+fn a_closed_pipe_ends_the_output_quietly() {
+    // `grundy sat excluded ... | head -1`: about 4 MB of lines into a reader that stops after
+    // the first. Before SIGPIPE had its default back, this panicked with a backtrace (exit 101).
+    use std::io::BufRead;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["sat", "excluded", "officers", "--periods", "1..100000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    out.read_line(&mut first).unwrap();
+    assert!(first.starts_with("p=1 "), "{first}");
+    drop(out);
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(done.status.code(), Some(101));
+}
+
 /// Asserts failure with exactly one line on standard error, and returns that line.
 pub fn fails_with_one_line(args: &[&str]) -> String {
     let out = grundy(args);
