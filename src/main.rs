@@ -328,6 +328,9 @@ enum SatCommand {
         /// an answer into the periods file, and exit.
         #[arg(long)]
         gather: bool,
+        /// With --gather: only the shares with nothing left open; the rest keep running.
+        #[arg(long, requires = "gather")]
+        finished_only: bool,
         /// CaDiCaL's seed (0: its default).
         #[arg(long, default_value_t = 0)]
         seed: u32,
@@ -377,6 +380,45 @@ struct SubmitArgs {
 
 #[derive(Subcommand, Debug)]
 enum SlurmCommand {
+    /// Deal a cube campaign (`grundy sat cubes`) into --shares share ledgers, one task each;
+    /// `grundy merge DIR` gathers the finished ones back. Run again to continue the others.
+    Cubes {
+        game: String,
+        #[arg(long)]
+        p: usize,
+        /// The primitive question (see grundy sat cubes --primitive).
+        #[arg(long)]
+        primitive: bool,
+        /// Keep rotation symmetry (see grundy sat cubes --keep-rotation).
+        #[arg(long)]
+        keep_rotation: bool,
+        /// Shares to deal, one task each (at the first submission; later ones reuse the plan).
+        #[arg(long)]
+        shares: usize,
+        /// Conflicts a cube gets (see grundy sat cubes --conflicts).
+        #[arg(long, default_value_t = 2000)]
+        conflicts: u32,
+        /// Pieces a split makes at most (see grundy sat cubes --fanout).
+        #[arg(long, default_value_t = 2)]
+        fanout: usize,
+        /// Seconds a task runs before it saves and stops: a little under the job's --time
+        /// (SIGTERM at the time limit saves too) [default: until its share is done].
+        #[arg(long)]
+        timeout: Option<f64>,
+        /// Solver calls a task makes at most before it saves and stops (a task of fixed size).
+        #[arg(long)]
+        calls: Option<u64>,
+        /// The campaign's ledger [default: results/<game>/cubes-p<P>-<question>.json].
+        #[arg(long)]
+        ledger: Option<PathBuf>,
+        /// The periods file [default: results/<game>/periods.json].
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
+        #[command(flatten)]
+        submit: SubmitArgs,
+    },
     /// Verify a binary values dump in --shards intervals, one task each.
     Verify {
         #[arg(long)]
@@ -692,6 +734,7 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         save_every,
         deal,
         gather,
+        finished_only,
         seed,
         out,
         values,
@@ -768,19 +811,17 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
             }
             old
         }
-        None if deal.is_some() || gather => {
-            bail!("{}: no cube ledger here to deal or gather", path.display())
-        }
+        None if gather => bail!("{}: no cube ledger here to gather into", path.display()),
         None => fresh,
     };
     if let Some(k) = deal {
         return deal_cubes(&path, &mut ledger, k, &e, &game, p);
     }
     if gather {
-        if ledger.shares.is_empty() {
+        if ledger.shares.is_empty() && !finished_only {
             bail!("{}: no shares dealt out to gather", path.display());
         }
-        for line in grundy::sat::shares::gather_shares(&path, &mut ledger) {
+        for line in grundy::sat::shares::gather_shares(&path, &mut ledger, finished_only) {
             println!("  {line}");
         }
         if let Some(pattern) = &ledger.pattern {
@@ -1709,6 +1750,7 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
     // With `slurm sat --open-only`: the periods file and the periods it decides.
     let mut decided: Option<(PathBuf, Vec<u64>)> = None;
     let (manifest, submit) = match what {
+        what @ SlurmCommand::Cubes { .. } => plan_cubes(what)?,
         SlurmCommand::Verify {
             values,
             shards,
@@ -1870,9 +1912,143 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
     Ok(())
 }
 
+/// `grundy slurm cubes`: the plan of the work folder if it has one (the shares dealt then), or a
+/// new deal of the campaign's open cubes, made by `grundy sat cubes --deal` itself.
+fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitArgs)> {
+    use grundy::cluster::{Manifest, Work};
+    use grundy::sat::cubes::Ledger;
+    let SlurmCommand::Cubes {
+        game,
+        p,
+        primitive,
+        keep_rotation,
+        shares,
+        conflicts,
+        fanout,
+        timeout,
+        calls,
+        ledger,
+        out,
+        values,
+        submit,
+    } = what
+    else {
+        unreachable!("called for slurm cubes only")
+    };
+    let game = parse_game(&game)?;
+    if shares == 0 {
+        bail!("--shares must be at least 1");
+    }
+    let absolute = |path: PathBuf| {
+        std::path::absolute(&path).with_context(|| format!("cannot resolve {}", path.display()))
+    };
+    let out =
+        absolute(out.unwrap_or_else(|| grundy::sat::periods::PeriodsFile::default_path(&game)))?;
+    let question = if primitive { "primitive" } else { "feasible" };
+    let ledger = absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question)))?;
+    let mut cube_args: Vec<String> = vec!["sat".into(), "cubes".into(), game.to_string()];
+    cube_args.extend(["--p".into(), p.to_string()]);
+    if primitive {
+        cube_args.push("--primitive".into());
+    }
+    if keep_rotation {
+        cube_args.push("--keep-rotation".into());
+    }
+    cube_args.extend(["--out".into(), out.display().to_string()]);
+    cube_args.extend(["--values".into(), values.to_string()]);
+    let on_ledger = |extra: &[&str]| -> Vec<String> {
+        let mut args = cube_args.clone();
+        args.extend(["--ledger".into(), ledger.display().to_string()]);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let work = Work::Cubes {
+        game: game.to_string(),
+        p: p as u64,
+        ledger: ledger.clone(),
+        gather: on_ledger(&["--gather", "--finished-only"]),
+    };
+    let mut task_args = cube_args.clone();
+    task_args.extend(["--threads".into(), submit.cpus_per_task.max(1).to_string()]);
+    task_args.extend(["--conflicts".into(), conflicts.to_string()]);
+    task_args.extend(["--fanout".into(), fanout.to_string()]);
+    if let Some(t) = timeout {
+        task_args.extend(["--timeout".into(), t.to_string()]);
+    }
+    if let Some(n) = calls {
+        task_args.extend(["--calls".into(), n.to_string()]);
+    }
+    if Manifest::path(&submit.work).exists() {
+        let old = Manifest::load(&submit.work)?;
+        if old.work != work {
+            bail!(
+                "{} holds another job (its manifest.json differs); use another --work folder",
+                submit.work.display()
+            );
+        }
+        println!(
+            "{}: the plan made before ({} shares), with the task options given now",
+            submit.work.display(),
+            old.tasks.len()
+        );
+        let manifest = Manifest::replan_cubes(&submit.work, old, &task_args)?;
+        return Ok((manifest, submit));
+    }
+    // The deal goes through `grundy sat cubes --deal` itself: its lock, checks and atomic writes.
+    run_args(&on_ledger(&["--deal", &shares.to_string()]))?;
+    let dealt = Ledger::read(&ledger)?.with_context(|| format!("{}: gone", ledger.display()))?;
+    let name = ledger
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let this_deal = format!("{name} deal {} ", dealt.deals);
+    let share_files: Vec<PathBuf> = dealt
+        .shares
+        .iter()
+        .filter(|n| n.id.starts_with(&this_deal))
+        .map(|n| grundy::sat::shares::share_path(&ledger, n))
+        .collect();
+    let grundy = submit
+        .grundy
+        .clone()
+        .map_or_else(std::env::current_exe, Ok)?;
+    let manifest = Manifest::cubes(&grundy, work, &share_files, &task_args)?;
+    Ok((manifest, submit))
+}
+
+/// Runs `grundy ARGS` in this process (the cluster commands reuse `sat cubes` this way).
+fn run_args(args: &[String]) -> Result<ExitCode> {
+    let cli =
+        Cli::try_parse_from(std::iter::once("grundy".to_string()).chain(args.iter().cloned()))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "grundy {}: {}",
+                    args.join(" "),
+                    e.to_string().lines().next().unwrap_or("bad arguments")
+                )
+            })?;
+    run(cli)
+}
+
 fn run_merge(dir: &std::path::Path, out: Option<&std::path::Path>) -> Result<ExitCode> {
     use grundy::cluster::{MergeReport, array_spec, merge};
     match merge(dir, out)? {
+        MergeReport::Cubes(m) => {
+            println!(
+                "{} p={}: {} shares, gathering the finished ones into {}",
+                m.game,
+                m.p,
+                m.tasks,
+                m.ledger.display()
+            );
+            let code = run_args(&m.gather)?;
+            if !m.unfinished.is_empty() {
+                println!(
+                    "tasks with shares unfinished (submit again to continue them): {}",
+                    array_spec(&m.unfinished)
+                );
+            }
+            return Ok(code);
+        }
         MergeReport::Verify(m) => {
             println!(
                 "{}: verified [{}, {}) of [{}, {}){}",

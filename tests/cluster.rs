@@ -1,9 +1,10 @@
-//! Cluster work: `grundy slurm verify|sat` and `grundy merge`.
+//! Cluster work: `grundy slurm verify|sat|cubes` and `grundy merge`.
 //!
 //! The tests without `slurm_` in their name run the tasks with `--run-here` (no Slurm); the
 //! `slurm_` tests are ignored by `cargo test` and run by `.ci/slurm-test`, which starts a real
 //! one-node Slurm cluster first (Debian's slurm-wlm and munge). Oracles: a single-process
-//! `grundy verify` of the same dump, the C baseline's checksum, and a local `grundy sat` run.
+//! `grundy verify` of the same dump, the C baseline's checksum, a local `grundy sat` run, and
+//! varisat on the whole question for cube shares.
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -525,6 +526,94 @@ fn slurm_sat_4_to_12_equals_local() {
     ok(&["merge", s(&work), "--out", s(&out)]);
     assert_eq!(period_statuses(&json(&out)), period_statuses(&json(&local)));
     assert_eq!(period_statuses(&json(&out)).len(), 9);
+}
+
+/// `grundy slurm cubes .56 --p 7` into `dir` (3 shares, 20 conflicts a cube, `extra`).
+fn slurm_cubes(dir: &Path, extra: &[&str]) -> String {
+    let (work, out) = (dir.join("work"), dir.join("periods.json"));
+    let mut args = vec!["slurm", "cubes", ".56", "--p", "7", "--shares", "3"];
+    args.extend(["--conflicts", "20", "--values", "2^14", "--out", s(&out)]);
+    args.extend(["--work", s(&work)]);
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+/// .56 p = 7 is UNSAT by varisat, with no cubes (the independent answer).
+fn varisat_says_56_p7_is_unsat() {
+    use grundy::sat::solve::{Answer, SolverKind, solve};
+    let game: grundy::Game = ".56".parse().unwrap();
+    let mut g = grundy::ExactGenerator::new(&game);
+    g.extend_to(1 << 14).unwrap();
+    let problem = grundy::sat::periods::Problem {
+        break_rotation: true,
+        ..grundy::sat::periods::Problem::from_prefix(&g)
+    };
+    let e = problem.encode_question(7, false).unwrap();
+    assert!(matches!(
+        solve(SolverKind::Varisat, &e.cnf, None).unwrap(),
+        Answer::Unsat
+    ));
+}
+
+#[test]
+fn cube_shares_here_continue_across_submissions_and_merge_to_the_answer() {
+    use grundy::sat::cubes::Ledger;
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("cubes-p7-feasible.json");
+    // Tasks of 15 calls: a first submission leaves shares unfinished; each later one (the same
+    // command) continues only those, and each merge gathers the finished ones.
+    let first = slurm_cubes(dir.path(), &["--calls", "15", "--run-here"]);
+    assert!(first.contains("3 of 3 tasks to run"), "{first}");
+    let manifest = std::fs::read_to_string(dir.path().join("work/manifest.json")).unwrap();
+    assert!(
+        manifest.contains("cubes-p7-feasible.deal1-3of3.json"),
+        "{manifest}"
+    );
+    let merged = ok(&["merge", s(&dir.path().join("work"))]);
+    assert!(merged.contains("shares unfinished"), "{merged}");
+    // Again with the same tasks: only the shares not finished and gathered run.
+    let work = dir.path().join("work");
+    let again = slurm_cubes(dir.path(), &["--calls", "15", "--run-here"]);
+    assert!(again.contains("the plan made before (3 shares)"), "{again}");
+    let merged = ok(&["merge", s(&work)]);
+    assert!(merged.contains("p=7"), "{merged}");
+    let todo = |said: &str| -> usize {
+        let line = said
+            .lines()
+            .find(|l| l.contains("tasks to run"))
+            .unwrap_or("0 of");
+        line.split(' ').next().unwrap().parse().unwrap()
+    };
+    // The options given now hold for the tasks still to run: no call limit, so they finish.
+    let unlimited = slurm_cubes(dir.path(), &["--run-here"]);
+    assert!(todo(&unlimited) >= 1, "{unlimited}");
+    let manifest = std::fs::read_to_string(work.join("manifest.json")).unwrap();
+    assert!(!manifest.contains("--calls"), "{manifest}");
+    let done = slurm_cubes(dir.path(), &["--run-here"]);
+    assert!(done.contains("are done"), "{done}");
+    let last = ok(&["merge", s(&dir.path().join("work"))]);
+    assert!(last.contains("feasible: UNSAT ("), "{last}");
+    let campaign = Ledger::read(&ledger).unwrap().unwrap();
+    assert!(campaign.shares.is_empty() && campaign.open.is_empty());
+    assert!((campaign.refuted_share - 1.0).abs() < 1e-12);
+    varisat_says_56_p7_is_unsat();
+    let periods = grundy::sat::periods::PeriodsFile::read(&dir.path().join("periods.json"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        periods.result(7).unwrap().feasible,
+        grundy::sat::periods::Status::Unsat
+    );
+}
+
+#[test]
+#[ignore = "needs Slurm: run by .ci/slurm-test"]
+fn slurm_cube_shares_merge_to_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    slurm_cubes(dir.path(), &["--wait"]);
+    let merged = ok(&["merge", s(&dir.path().join("work"))]);
+    assert!(merged.contains("feasible: UNSAT ("), "{merged}");
+    varisat_says_56_p7_is_unsat();
 }
 
 /// (p, feasible, primitive) of every result in a periods file.

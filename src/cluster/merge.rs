@@ -52,11 +52,36 @@ pub struct SatMerge {
     pub results: Vec<PeriodResult>,
 }
 
+/// Where the shares of a cube job stand (before the CLI gathers the finished ones with
+/// `gather`, the arguments of `grundy` that do it: the witness check and the periods file are
+/// the CLI's).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CubesMerge {
+    pub game: String,
+    pub p: u64,
+    pub ledger: PathBuf,
+    pub tasks: usize,
+    /// Shares with cubes still open (or no readable ledger): submit again to continue them.
+    pub unfinished: Vec<usize>,
+    pub gather: Vec<String>,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum MergeReport {
     Verify(VerifyMerge),
     Sat(SatMerge),
+    Cubes(CubesMerge),
+}
+
+/// A share is done when nothing is left open in it (all refuted, or a pattern) or it went back
+/// into its campaign's ledger already.
+fn share_done(task: &super::Task) -> bool {
+    use crate::sat::cubes::{Ledger, Verdict};
+    match Ledger::read(Path::new(&task.verdict)) {
+        Ok(Some(share)) => share.gathered_into.is_some() || share.verdict() != Verdict::Open,
+        _ => false,
+    }
 }
 
 fn read_verify(dir: &Path, task: &super::Task) -> Option<Verdict> {
@@ -82,6 +107,7 @@ pub(super) fn done_tasks(manifest: &Manifest, dir: &Path) -> Vec<usize> {
         .filter(|t| match manifest.work {
             Work::Verify { .. } => read_verify(dir, t).is_some(),
             Work::Sat { .. } => read_sat(dir, t).is_some(),
+            Work::Cubes { .. } => share_done(t),
         })
         .map(|t| t.index)
         .collect()
@@ -101,6 +127,19 @@ pub fn merge(dir: &Path, sat_out: Option<&Path>) -> Result<MergeReport, ClusterE
             };
             MergeReport::Sat(merge_sat(&manifest, dir, &out)?)
         }
+        Work::Cubes {
+            game,
+            p,
+            ledger,
+            gather,
+        } => MergeReport::Cubes(CubesMerge {
+            game: game.clone(),
+            p: *p,
+            ledger: ledger.clone(),
+            tasks: manifest.tasks.len(),
+            unfinished: manifest.not_done(dir),
+            gather: gather.clone(),
+        }),
     };
     let json = serde_json::to_string_pretty(&report).expect("a report serializes") + "\n";
     crate::io::write_atomic(&dir.join("merged.json"), |w| w.write_all(json.as_bytes()))?;

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::io::write_atomic;
 
-pub use merge::{MergeReport, SatMerge, VerifyMerge, merge};
+pub use merge::{CubesMerge, MergeReport, SatMerge, VerifyMerge, merge};
 
 const FORMAT: &str = "grundy-cluster-v1";
 
@@ -47,6 +47,15 @@ pub enum Work {
     },
     /// Decide periods `first..=last`, one per task.
     Sat { game: String, first: u64, last: u64 },
+    /// Run the shares dealt from a cube campaign's ledger, one per task (`grundy sat cubes
+    /// --ledger SHARE`); `grundy merge` gathers the finished ones back with `gather`, the
+    /// arguments of `grundy` that do it.
+    Cubes {
+        game: String,
+        p: u64,
+        ledger: PathBuf,
+        gather: Vec<String>,
+    },
 }
 
 /// One task: a command line and the file it answers in.
@@ -264,6 +273,59 @@ impl Manifest {
         })
     }
 
+    /// Plans one task per share ledger of `shares` (absolute paths), each running `grundy
+    /// sat cubes` with `cube_args` (game, period, question and budget options) on its share.
+    pub fn cubes(
+        grundy: &Path,
+        work: Work,
+        shares: &[PathBuf],
+        cube_args: &[String],
+    ) -> Result<Manifest, ClusterError> {
+        let tasks = shares
+            .iter()
+            .enumerate()
+            .map(|(index, share)| {
+                let mut args = cube_args.to_vec();
+                args.extend(["--ledger".to_string(), share.display().to_string()]);
+                let name = share
+                    .file_name()
+                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                Task {
+                    index,
+                    what: format!("share {name}"),
+                    // Absolute: the share lies beside its campaign's ledger, not in the folder.
+                    verdict: share.display().to_string(),
+                    args,
+                }
+            })
+            .collect();
+        Ok(Manifest {
+            format: FORMAT.into(),
+            work,
+            grundy: absolute(grundy)?,
+            tasks,
+            submissions: Vec::new(),
+        })
+    }
+
+    /// A cube job planned again: the same shares (the deal is made once), the options given
+    /// now for the tasks still to run, the submissions so far; written to `dir`.
+    pub fn replan_cubes(
+        dir: &Path,
+        old: Manifest,
+        cube_args: &[String],
+    ) -> Result<Manifest, ClusterError> {
+        let shares: Vec<PathBuf> = old
+            .tasks
+            .iter()
+            .map(|t| PathBuf::from(&t.verdict))
+            .collect();
+        let mut manifest = Manifest::cubes(&old.grundy, old.work, &shares, cube_args)?;
+        manifest.submissions = old.submissions;
+        manifest.save(dir)?;
+        Ok(manifest)
+    }
+
     pub fn path(dir: &Path) -> PathBuf {
         dir.join("manifest.json")
     }
@@ -325,6 +387,7 @@ impl Manifest {
         let name = match &self.work {
             Work::Verify { .. } => "grundy-verify",
             Work::Sat { .. } => "grundy-sat",
+            Work::Cubes { .. } => "grundy-cubes",
         };
         let mut s = format!(
             "#!/bin/bash\n\

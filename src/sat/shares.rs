@@ -25,7 +25,7 @@ Invariants (besides those of [`super::cubes`]):
 
 use std::path::{Path, PathBuf};
 
-use super::cubes::{Cube, Ledger, LedgerError, ShareNote, split};
+use super::cubes::{Cube, Ledger, LedgerError, ShareNote, Verdict, split};
 
 impl Ledger {
     /// Deals this ledger's open cubes into `k` shares (fewer when the cubes cannot be split that
@@ -50,7 +50,10 @@ impl Ledger {
         }
         let (_, mut open) = self.cubes()?;
         if open.is_empty() {
-            return Err("no cube is open here to deal".into());
+            return Err(match self.shares.len() {
+                0 => "no cube is open here to deal".into(),
+                n => format!("no cube is open here to deal ({n} shares are out: gather them)"),
+            });
         }
         self.splits += split_largest(&mut open, k, shifts, self.rotation_broken);
         let hands = deal_hands(&open, k);
@@ -200,9 +203,11 @@ fn deal_hands(open: &[Cube], k: usize) -> Vec<Vec<usize>> {
 }
 
 /// Folds every share that `ledger` (read from `parent`) lists and no run holds back into it, in
-/// memory: the caller checks a pattern, saves the ledger, then calls [`mark_gathered`]. Returns
-/// a line per share: gathered, or left out and why (running, missing, not the share dealt).
-pub fn gather_shares(parent: &Path, ledger: &mut Ledger) -> Vec<String> {
+/// memory: the caller checks a pattern, saves the ledger, then calls [`mark_gathered`]. With
+/// `finished_only`, only shares with nothing left open (all refuted, or a pattern): the others
+/// keep running (a job array resubmitted). Returns a line per share: gathered, or left out and
+/// why (running, unfinished, missing, not the share dealt).
+pub fn gather_shares(parent: &Path, ledger: &mut Ledger, finished_only: bool) -> Vec<String> {
     let mut lines = Vec::new();
     for note in ledger.shares.clone() {
         let path = share_path(parent, &note);
@@ -210,6 +215,9 @@ pub fn gather_shares(parent: &Path, ledger: &mut Ledger) -> Vec<String> {
         let lock = Ledger::lock(&path);
         let share = match (&lock, Ledger::read(&path)) {
             (Err(e), _) => Err(e.reason.clone()),
+            (Ok(_), Ok(Some(share))) if finished_only && share.verdict() == Verdict::Open => {
+                Err(format!("unfinished: {}", share.progress_line()))
+            }
             (Ok(_), Ok(Some(share))) => Ok(share),
             (Ok(_), Ok(None)) => Err("missing: its cubes stay dealt".to_string()),
             (Ok(_), Err(e)) => Err(e.reason),
