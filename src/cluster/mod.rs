@@ -1,6 +1,6 @@
 /*!
-Cluster work: one job (verify a values dump, or decide a range of periods) split into independent
-tasks, run as a Slurm job array, and merged back.
+Cluster work: one job (verify a values dump, decide a range of periods, or run the shares of a
+cube campaign) split into independent tasks, run as a Slurm job array, and merged back.
 
 A work folder `DIR` holds one job:
 - `DIR/manifest.json`: the plan (what, which tasks, each task's command line) and every submission
@@ -8,7 +8,8 @@ A work folder `DIR` holds one job:
 - `DIR/job.sbatch`: the job-array script. Task `K` runs the `K`-th command of the plan; the script
   is the same for every submission, the tasks to run go on `sbatch --array=...`.
 - `DIR/verdicts/`: one JSON per task, written atomically by the task itself (`grundy verify --out`,
-  `grundy sat --out`).
+  `grundy sat --out`). A cube task's verdict is its share ledger, beside the campaign's ledger
+  ([`crate::sat::shares`]): done when nothing is left open in it, gathered by the merge.
 - `DIR/logs/`: Slurm's output, one file per task.
 - `DIR/merged.json`: what `grundy merge` concluded.
 
