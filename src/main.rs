@@ -280,16 +280,8 @@ enum SatCommand {
     /// queue and the refuted share live in a ledger, saved atomically as it goes; an answer for
     /// the whole box is merged into the periods file.
     Cubes {
-        game: String,
-        #[arg(long)]
-        p: usize,
-        /// Ask whether p can be the minimal period (every smaller period forbidden); needs a
-        /// feasible pattern of p in the periods file.
-        #[arg(long)]
-        primitive: bool,
-        /// Keep rotation symmetry (by default s[0] is a smallest value: 1/p of the box to refute).
-        #[arg(long)]
-        keep_rotation: bool,
+        #[command(flatten)]
+        ask: CubeQuestion,
         /// Solver threads, each its own CaDiCaL [default: the cores here].
         #[arg(long)]
         threads: Option<usize>,
@@ -301,6 +293,10 @@ enum SatCommand {
         /// this many ranges with about as many live values each (256: one value a piece).
         #[arg(long, default_value_t = 2)]
         fanout: usize,
+        /// Learned clauses of at most this many literals go from each thread's solver to the
+        /// others (0: none).
+        #[arg(long, default_value_t = 0)]
+        share_len: usize,
         /// Stop after this many seconds, leaving the rest open in the ledger [default: until
         /// answered].
         #[arg(long)]
@@ -378,20 +374,28 @@ struct SubmitArgs {
     grundy: Option<PathBuf>,
 }
 
+/// The question a cube campaign asks (`grundy sat cubes`, `grundy slurm cubes`).
+#[derive(clap::Args, Debug)]
+struct CubeQuestion {
+    game: String,
+    #[arg(long)]
+    p: usize,
+    /// Ask whether p can be the minimal period (every smaller period forbidden); needs a
+    /// feasible pattern of p in the periods file.
+    #[arg(long)]
+    primitive: bool,
+    /// Keep rotation symmetry (by default s[0] is a smallest value: 1/p of the box to refute).
+    #[arg(long)]
+    keep_rotation: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum SlurmCommand {
     /// Deal a cube campaign (`grundy sat cubes`) into --shares share ledgers, one task each;
     /// `grundy merge DIR` gathers the finished ones back. Run again to continue the others.
     Cubes {
-        game: String,
-        #[arg(long)]
-        p: usize,
-        /// The primitive question (see grundy sat cubes --primitive).
-        #[arg(long)]
-        primitive: bool,
-        /// Keep rotation symmetry (see grundy sat cubes --keep-rotation).
-        #[arg(long)]
-        keep_rotation: bool,
+        #[command(flatten)]
+        ask: CubeQuestion,
         /// Shares to deal, one task each (at the first submission; later ones reuse the plan).
         #[arg(long)]
         shares: usize,
@@ -720,13 +724,17 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
     use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
     use grundy::sat::periods::{PeriodsFile, Problem, Status, minimal_period};
     let SatCommand::Cubes {
-        game,
-        p,
-        primitive,
-        keep_rotation,
+        ask:
+            CubeQuestion {
+                game,
+                p,
+                primitive,
+                keep_rotation,
+            },
         threads,
         conflicts,
         fanout,
+        share_len,
         timeout,
         calls,
         within,
@@ -845,6 +853,7 @@ fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         stop: &stop,
         seed,
         max_calls: calls,
+        share_len,
     };
     let check = |bytes: &[u8]| {
         let pattern = e.expand(bytes);
@@ -1918,10 +1927,13 @@ fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitAr
     use grundy::cluster::{Manifest, Work};
     use grundy::sat::cubes::Ledger;
     let SlurmCommand::Cubes {
-        game,
-        p,
-        primitive,
-        keep_rotation,
+        ask:
+            CubeQuestion {
+                game,
+                p,
+                primitive,
+                keep_rotation,
+            },
         shares,
         conflicts,
         fanout,

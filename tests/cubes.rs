@@ -48,6 +48,8 @@ fn go_on(
         stop: &stop,
         seed: 0,
         max_calls: None,
+        // Sharing short lemmas between the two workers: the answers must not change.
+        share_len: 3,
     };
     let check = |bytes: &[u8]| {
         let s = e.expand(bytes);
@@ -150,6 +152,18 @@ fn succeeded(out: &std::process::Output) {
     );
 }
 
+/// `grundy sat summary` of a periods file at `periods` written anew with .56 p = 7 open.
+fn summary_with_p7_open(periods: &Path) -> String {
+    let mut open = grundy::sat::periods::PeriodsFile::new(&problem(".56", true));
+    open.merge(vec![crate::sat::bare_result(
+        7,
+        grundy::sat::periods::Status::Timeout,
+    )]);
+    std::fs::write(periods, serde_json::to_vec(&open).unwrap()).unwrap();
+    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
+    String::from_utf8_lossy(&summary.stdout).into_owned()
+}
+
 /// `grundy sat cubes` on .56 p = 7 (20 conflicts a cube, 2 threads) with its ledger and periods
 /// file in `dir`, then `extra`.
 fn sat_cubes_args(dir: &Path, extra: &[&str]) -> Vec<String> {
@@ -245,14 +259,7 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
     succeeded(&sat_cubes_on(dir.path(), &shares[1], &["--calls", "3"]));
     assert!(!periods.exists());
     // `sat summary` lists the shares under the open period's campaign, each as its file says.
-    let mut open = grundy::sat::periods::PeriodsFile::new(&problem(".56", true));
-    open.merge(vec![crate::sat::bare_result(
-        7,
-        grundy::sat::periods::Status::Timeout,
-    )]);
-    std::fs::write(&periods, serde_json::to_vec(&open).unwrap()).unwrap();
-    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&summary.stdout);
+    let text = summary_with_p7_open(&periods);
     assert!(text.contains("3 shares dealt out"), "{text}");
     for share in &shares {
         let line = format!("{share}: {}", read(share).progress_line());
@@ -349,14 +356,7 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
     let periods = dir.path().join("periods.json");
     let beside = dir.path().join("cubes-p7-feasible.json");
     std::fs::copy(&ledger_path, &beside).unwrap();
-    let mut open = grundy::sat::periods::PeriodsFile::new(&problem(".56", true));
-    open.merge(vec![crate::sat::bare_result(
-        7,
-        grundy::sat::periods::Status::Timeout,
-    )]);
-    std::fs::write(&periods, serde_json::to_vec(&open).unwrap()).unwrap();
-    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&summary.stdout);
+    let text = summary_with_p7_open(&periods);
     let line = format!(
         "cubes (feasible): {:.6e} of the box refuted, {} cubes open; {} refutations",
         ledger.refuted_share,

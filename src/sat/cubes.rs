@@ -235,8 +235,9 @@ pub fn split(
 }
 
 /// A cube-and-conquer campaign on one question, as written to disk (cubes in [`Cube::render`]'s
-/// form). Counters are totals over every run that added to it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// form). Counters are totals over every run that added to it. (`Default` is no campaign: only
+/// a start for [`Ledger::new`] and for shares.)
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Ledger {
     pub game: String,
     pub p: usize,
@@ -321,29 +322,17 @@ impl Ledger {
         rotation_broken: bool,
         root: &Cube,
     ) -> Ledger {
-        Ledger {
+        let mut ledger = Ledger {
             game: game.to_string(),
             p: e.p,
             question: question.to_string(),
             rotation_broken,
             fingerprint: super::lemmas::fingerprint(&e.cnf),
             root: root.render(),
-            open: vec![root.render()],
-            refuted_share: 0.0,
-            refutations: 0,
-            splits: 0,
-            calls: 0,
-            solver_seconds: 0.0,
-            seconds: 0.0,
-            runs: 0,
-            conflicts_per_call: 0,
-            pattern: None,
-            elsewhere: 0.0,
-            shares: Vec::new(),
-            deals: 0,
-            share_of: None,
-            gathered_into: None,
-        }
+            ..Ledger::default()
+        };
+        ledger.open.push(ledger.root.clone());
+        ledger
     }
 
     /// The share of the box its root covers (1 for the whole box).
@@ -572,6 +561,10 @@ pub struct Conquer<'a> {
     /// Stop after this many solver calls in this run (a bound on work that does not depend on
     /// the machine: tests, and a share of a campaign for a job of fixed size).
     pub max_calls: Option<u64>,
+    /// Clauses of at most this many literals that a worker's CaDiCaL learns go to the other
+    /// workers before their next call (0: none). Learned clauses are implied by the encoding
+    /// (assumptions are decisions in CaDiCaL, never premises), so sharing them changes no answer.
+    pub share_len: usize,
 }
 
 /// A run could not go on: a solver failed or a model failed the witness check.
@@ -689,10 +682,16 @@ pub fn conquer(
     });
     let changed = Condvar::new();
     let halt = AtomicBool::new(false);
+    let learned = Mutex::new(Vec::new());
     let seconds_before = ledger.seconds;
     let outcome = std::thread::scope(|scope| {
-        for _ in 0..run.threads.max(1) {
-            scope.spawn(|| worker(run, &frontier, &changed, &halt, check));
+        for id in 0..run.threads.max(1) {
+            let pool = Pool {
+                id,
+                learned: &learned,
+            };
+            let (frontier, changed, halt) = (&frontier, &changed, &halt);
+            scope.spawn(move || worker(run, frontier, changed, halt, check, pool));
         }
         let mut last_report = Instant::now();
         loop {
@@ -738,19 +737,26 @@ pub fn conquer(
     Ok(ledger.verdict())
 }
 
+/// The short learned clauses of every worker, each with the worker that learned it.
+struct Pool<'p> {
+    id: usize,
+    learned: &'p Mutex<Vec<(usize, Vec<i32>)>>,
+}
+
 /// One worker: its own CaDiCaL, cubes from the queue until there are none or the run halts.
-fn worker(
+fn worker<'h>(
     run: &Conquer<'_>,
     frontier: &Mutex<Frontier>,
     changed: &Condvar,
-    halt: &AtomicBool,
+    halt: &'h AtomicBool,
     check: &WitnessCheck<'_>,
+    pool: Pool<'h>,
 ) {
     let fail = |state: &mut Frontier, e: ConquerError| {
         state.found.get_or_insert(Err(e));
         halt.store(true, Ordering::Relaxed);
     };
-    let mut solver = match new_solver(run, halt) {
+    let mut solver = match new_solver(run, halt, &pool) {
         Ok(s) => s,
         Err(e) => {
             let mut state = frontier.lock().expect("cube frontier lock");
@@ -766,11 +772,19 @@ fn worker(
         .expect("cube frontier lock")
         .ledger
         .rotation_broken;
-    // Region clauses already added to this solver.
-    let mut seen = 0;
+    // Region clauses and pooled lemmas already added to this solver.
+    let (mut seen, mut seen_learned) = (0, 0);
     loop {
         // Take a cube, or wait while others run (their splits may bring more).
         let mut news = Vec::new();
+        {
+            let learned = pool.learned.lock().expect("lemma pool lock");
+            let others = learned[seen_learned..]
+                .iter()
+                .filter(|(by, _)| *by != pool.id);
+            news.extend(others.map(|(_, c)| c.clone()));
+            seen_learned = learned.len();
+        }
         let (ticket, cube) = {
             let mut state = frontier.lock().expect("cube frontier lock");
             news.extend_from_slice(&state.region_clauses[seen..]);
@@ -847,12 +861,14 @@ fn worker(
     }
 }
 
-/// A CaDiCaL with the encoding loaded, stopping when `halt` rises.
+/// A CaDiCaL with the encoding loaded, stopping when `halt` rises, its short lemmas going to
+/// `pool`.
 fn new_solver<'h>(
     run: &Conquer<'_>,
     halt: &'h AtomicBool,
-) -> anyhow::Result<rustsat_cadical::CaDiCaL<'h, 'static>> {
-    use rustsat::solvers::{ControlSignal, Terminate};
+    pool: &Pool<'h>,
+) -> anyhow::Result<rustsat_cadical::CaDiCaL<'h, 'h>> {
+    use rustsat::solvers::{ControlSignal, Learn, Terminate};
     let mut solver = rustsat_cadical::CaDiCaL::default();
     if run.seed != 0 {
         solver.set_option("seed", run.seed as i32)?;
@@ -866,6 +882,16 @@ fn new_solver<'h>(
             ControlSignal::Continue
         }
     });
+    if run.share_len > 0 && run.threads > 1 {
+        let (id, learned) = (pool.id, pool.learned);
+        solver.attach_learner(
+            move |clause: rustsat::types::Clause| {
+                let lits = clause.iter().map(|l| l.to_ipasir()).collect();
+                learned.lock().expect("lemma pool lock").push((id, lits));
+            },
+            run.share_len,
+        );
+    }
     Ok(solver)
 }
 

@@ -139,21 +139,13 @@ impl Ledger {
     /// A ledger of the same question and root with nothing in it yet.
     fn clone_empty(&self) -> Ledger {
         Ledger {
-            open: Vec::new(),
-            refuted_share: 0.0,
-            refutations: 0,
-            splits: 0,
-            calls: 0,
-            solver_seconds: 0.0,
-            seconds: 0.0,
-            runs: 0,
-            pattern: None,
-            elsewhere: 0.0,
-            shares: Vec::new(),
-            deals: 0,
-            share_of: None,
-            gathered_into: None,
-            ..self.clone()
+            game: self.game.clone(),
+            p: self.p,
+            question: self.question.clone(),
+            rotation_broken: self.rotation_broken,
+            fingerprint: self.fingerprint.clone(),
+            root: self.root.clone(),
+            ..Ledger::default()
         }
     }
 }
