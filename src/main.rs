@@ -985,12 +985,8 @@ fn deal_cubes(
             share.held()
         );
     }
-    let question = match (ledger.question.as_str(), ledger.rotation_broken) {
-        ("primitive", true) => " --primitive",
-        ("primitive", false) => " --primitive --keep-rotation",
-        (_, true) => "",
-        (_, false) => " --keep-rotation",
-    };
+    let flags = question_flags(ledger.question == "primitive", !ledger.rotation_broken);
+    let question: String = flags.map(|f| format!(" {f}")).collect();
     println!(
         "run each share (its cubes, under its lock) with: grundy sat cubes {game} --p {p}{question} \
          --ledger SHARE [--threads T --timeout S ...]; then gather them with the same command \
@@ -1921,6 +1917,16 @@ fn run_slurm(what: SlurmCommand) -> Result<()> {
     Ok(())
 }
 
+/// The flags of `grundy sat cubes` that ask a campaign's question.
+fn question_flags(primitive: bool, keep_rotation: bool) -> impl Iterator<Item = &'static str> {
+    [
+        primitive.then_some("--primitive"),
+        keep_rotation.then_some("--keep-rotation"),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// `grundy slurm cubes`: the plan of the work folder if it has one (the shares dealt then), or a
 /// new deal of the campaign's open cubes, made by `grundy sat cubes --deal` itself.
 fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitArgs)> {
@@ -1960,12 +1966,7 @@ fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitAr
     let ledger = absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question)))?;
     let mut cube_args: Vec<String> = vec!["sat".into(), "cubes".into(), game.to_string()];
     cube_args.extend(["--p".into(), p.to_string()]);
-    if primitive {
-        cube_args.push("--primitive".into());
-    }
-    if keep_rotation {
-        cube_args.push("--keep-rotation".into());
-    }
+    cube_args.extend(question_flags(primitive, keep_rotation).map(String::from));
     cube_args.extend(["--out".into(), out.display().to_string()]);
     cube_args.extend(["--values".into(), values.to_string()]);
     let on_ledger = |extra: &[&str]| -> Vec<String> {
