@@ -1,0 +1,510 @@
+//! `grundy sat`: periods decided and merged into the periods file, its summary, DIMACS export,
+//! exclusions and the witness check.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use grundy::io::write_output;
+use grundy::progress::Progress;
+use grundy::sat::periods::{Event, PeriodResult, PeriodsFile, Problem, decide_all};
+use grundy::sat::solve::SolverKind;
+use grundy::values::exact_prefix;
+
+use super::cubes::run_sat_cubes;
+use crate::{SatCommand, SatSolveArgs, parse_game, parse_periods, positive_seconds};
+
+/// `grundy sat ...`: the exact prefix gives the rare table, the space and the losing positions.
+pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
+    use grundy::sat::{exclusions::excluded_by, witness::check_pattern};
+    let (game, values) = match &what {
+        SatCommand::Export { game, values, .. }
+        | SatCommand::Excluded { game, values, .. }
+        | SatCommand::Check { game, values, .. } => (parse_game(game)?, *values),
+        SatCommand::Summary { game, out } => {
+            return run_sat_summary(game.as_deref(), out.as_deref());
+        }
+        SatCommand::Cubes { .. } => return run_sat_cubes(what),
+    };
+    let prefix = exact_prefix(&game, values as usize)?;
+    let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+    match what {
+        SatCommand::Export {
+            p,
+            out,
+            primitive,
+            break_rotation,
+            ..
+        } => {
+            let problem = grundy::sat::periods::Problem {
+                break_rotation,
+                ..grundy::sat::periods::Problem::from_prefix(&prefix)
+            };
+            let e = problem.encode_question(p, primitive)?;
+            let mut question = "feasible".to_string();
+            if primitive {
+                question = "primitive (every smaller period forbidden)".into();
+            }
+            if break_rotation {
+                question += ", rotation symmetry broken (s[0] is a minimum)";
+            }
+            let comments = vec![
+                format!(
+                    "grundy: period {p} of {game}, {question}, sparse space {}, {} rare values from {values} exact values",
+                    prefix.space(),
+                    rares.len()
+                ),
+                "x(r,c) = 1 + 256 r + c: s[r] has compressed byte c (see src/sat/encode.rs)"
+                    .to_string(),
+            ];
+            write_output(out.as_deref(), |w| e.cnf.write_dimacs(&comments, w))?;
+        }
+        SatCommand::Excluded { periods, .. } => {
+            let range = parse_periods(&periods)?;
+            let losing = grundy::sat::exclusions::losing_positions(prefix.values());
+            for p in range {
+                match excluded_by(p, &losing) {
+                    Some(l) => println!("p={p} excluded: divides {} (losing position {l})", l + 1),
+                    None => println!("p={p} open"),
+                }
+            }
+        }
+        SatCommand::Summary { .. } | SatCommand::Cubes { .. } => {
+            unreachable!("answered above")
+        }
+        SatCommand::Check { pattern, .. } => {
+            let s: Vec<u16> = pattern
+                .split([',', ' '])
+                .filter(|w| !w.is_empty())
+                .map(str::parse)
+                .collect::<Result<_, _>>()
+                .context("bad pattern")?;
+            match check_pattern(&game, prefix.space(), &rares, &s) {
+                Ok(()) => println!(
+                    "fixed point: period {} pattern of {game} is consistent with the rule",
+                    s.len()
+                ),
+                Err(e) => {
+                    eprintln!("grundy: not a fixed point: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat summary`: the periods file as a table, open periods with their campaign so far.
+fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<ExitCode> {
+    use grundy::sat::periods::PeriodsFile;
+    let path = match (out, game) {
+        (Some(out), _) => out.to_path_buf(),
+        (None, Some(game)) => PeriodsFile::default_path(&parse_game(game)?),
+        (None, None) => bail!("grundy sat summary needs GAME or --out FILE"),
+    };
+    let file = PeriodsFile::read(&path)?
+        .with_context(|| format!("{}: no such periods file", path.display()))?;
+    if let Some(game) = game
+        && parse_game(game)?.to_string() != file.game
+    {
+        bail!(
+            "{}: holds results for {}, not {game}",
+            path.display(),
+            file.game
+        );
+    }
+    println!(
+        "{}: {} periods of {} (rare table: {} values, the last at {}; {})",
+        path.display(),
+        file.results.len(),
+        file.game,
+        file.rare_values,
+        file.last_rare,
+        file.assumptions
+    );
+    let mut open = Vec::new();
+    for r in &file.results {
+        println!("{}", campaign_line(r));
+        if r.is_open() {
+            open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
+            cube_campaign_lines(&path, r);
+        }
+    }
+    let decided = file.results.len() - open.len();
+    let count = |f: &dyn Fn(&grundy::sat::periods::PeriodResult) -> bool| {
+        file.results.iter().filter(|r| f(r)).count()
+    };
+    use grundy::sat::periods::Status;
+    println!(
+        "decided {decided}: {} can be the minimal period, {} feasible only by repeating a divisor, {} excluded by a losing position, {} unsat",
+        count(&|r| r.primitive == Status::Sat),
+        count(&|r| r.feasible == Status::Sat && r.primitive == Status::Unsat),
+        count(&|r| r.feasible == Status::Excluded),
+        count(&|r| r.feasible == Status::Unsat),
+    );
+    println!(
+        "open {}: {}",
+        open.len(),
+        if open.is_empty() {
+            "none".into()
+        } else {
+            open.join(", ")
+        }
+    );
+    let last = file.results.last().map_or(0, |r| r.p);
+    let gaps: Vec<String> = (1..=last)
+        .filter(|&p| file.result(p).is_none())
+        .map(|p| p.to_string())
+        .collect();
+    if !gaps.is_empty() {
+        println!("not in the file (below {last}): {}", gaps.join(" "));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The cube-and-conquer campaigns of an open period whose ledgers lie beside the periods file.
+fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::PeriodResult) {
+    use grundy::sat::cubes::Ledger;
+    for question in ["feasible", "primitive"] {
+        let path = Ledger::path_beside(periods, r.p as usize, question);
+        match Ledger::read(&path) {
+            Ok(Some(l)) => {
+                println!("      cubes ({question}): {}", l.progress_line());
+                for line in grundy::sat::shares::share_lines(&path, &l) {
+                    println!("        {line}");
+                }
+            }
+            Ok(None) => {}
+            Err(e) => println!("      cubes ({question}): {e}"),
+        }
+    }
+}
+
+/// One period of `grundy sat summary`: a decided one as `grundy sat` prints it (with the open
+/// runs before the answer, if any); an open one with its campaign so far.
+fn campaign_line(r: &grundy::sat::periods::PeriodResult) -> String {
+    let c = r.campaign();
+    if !r.is_open() {
+        return match c.runs {
+            1 => period_line(r, false),
+            n => format!(
+                "{} (after {} open runs, {:.0} s in all)",
+                period_line(r, false),
+                n - 1,
+                c.seconds
+            ),
+        };
+    }
+    let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
+    let closest = c.closest.map_or(String::new(), |(bad, seed)| {
+        format!("; closest: {bad} of {} residues bad (seed {seed})", r.p)
+    });
+    format!(
+        "p={:<3} OPEN after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s{closest}; last: {}",
+        r.p,
+        c.runs,
+        if c.runs == 1 { "" } else { "s" },
+        seeds.join(" "),
+        c.seconds,
+        c.longest,
+        r.how
+    )
+}
+
+/// `grundy sat GAME --periods A..B`: decide each period and merge into the results file.
+pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
+    let (Some(game), Some(periods)) = (&args.game, &args.periods) else {
+        bail!(
+            "grundy sat needs GAME and --periods A..B (or a subcommand: export, excluded, check)"
+        );
+    };
+    let game = parse_game(game)?;
+    let range = parse_periods(periods)?;
+    let timeout = positive_seconds("--timeout", args.timeout)?;
+    let lemma_every = positive_seconds("--lemmas-every", args.lemmas_every)?;
+    if args.lemmas.is_some() && args.proof_dir.is_some() {
+        bail!(
+            "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
+        );
+    }
+    for dir in [&args.proof_dir, &args.lemmas].into_iter().flatten() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    if args.all && range.start() != range.end() {
+        bail!("--all enumerates one period: give --periods P..P");
+    }
+    let out = args.out.clone().unwrap_or_else(|| match args.all {
+        true => PathBuf::from(format!(
+            "results/{}/patterns-p{}.json",
+            game.slug(),
+            range.start()
+        )),
+        false => PeriodsFile::default_path(&game),
+    });
+    grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
+    let prefix = exact_prefix(&game, args.values as usize)?;
+    let problem = problem_from(&args, &prefix, lemma_every);
+    if args.all {
+        return enumerate_patterns(&problem, *range.start(), &out, timeout, args.limit);
+    }
+    // Refused before any work: a file that is not a periods file, or holds another game or
+    // another rare table (its answers rest on other assumptions).
+    let header = PeriodsFile::new(&problem);
+    let known = PeriodsFile::read(&out)?.unwrap_or_else(|| header.clone());
+    if let Some(reason) = known.refuses(&header) {
+        bail!("{}: {reason}", out.display());
+    }
+    if args.solver == grundy::sat::solve::SolverKind::Varisat {
+        eprintln!("grundy: note: varisat cannot be stopped, --timeout does not apply to it");
+    }
+    let periods: Vec<u64> = range
+        .clone()
+        .filter(|&p| !args.open_only || known.result(p).is_none_or(|r| r.is_open()))
+        .collect();
+    if args.open_only {
+        eprintln!(
+            "grundy: --open-only: {} of {} periods are decided in {}; {} to run",
+            range.clone().count() - periods.len(),
+            range.clone().count(),
+            out.display(),
+            periods.len()
+        );
+    }
+    let display = SatDisplay::new(periods.len() as u64, timeout);
+    let run = (&problem, args.solver, timeout, args.jobs);
+    let (results, file) = decide_merging(run, periods, &out, &known, &display)?;
+    display.finish();
+    for r in &results {
+        println!("{}", period_line(r, true));
+    }
+    still_open_lines(&file, &results);
+    if grundy::interrupt::requested() {
+        eprintln!(
+            "grundy: interrupted: {} of {} periods ended and are in {} (the rest not started)",
+            results.len(),
+            display.total,
+            out.display()
+        );
+        return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The [`Problem`] that `grundy sat`'s options ask for.
+fn problem_from(
+    args: &SatSolveArgs,
+    prefix: &grundy::ExactGenerator,
+    lemma_every: std::time::Duration,
+) -> Problem {
+    Problem {
+        local_search: args
+            .local
+            .filter(|s| *s >= 0.0 && s.is_finite())
+            .map(std::time::Duration::from_secs_f64),
+        local_threads: args.local_threads.max(1),
+        break_rotation: args.break_rotation,
+        portfolio: args.portfolio.max(1),
+        proof_dir: args.proof_dir.clone(),
+        seed: args.seed,
+        neighbourhoods: !args.no_neighbourhoods,
+        lemma_dir: args.lemmas.clone(),
+        lemma_every,
+        ..Problem::from_prefix(prefix)
+    }
+}
+
+/// Decides `periods` with the display running. Each period goes into the file `out` as it ends
+/// (read, merged and written under a lock, so other runs on the same file keep theirs): a
+/// failure, a kill or a stop request later on loses nothing already decided. Returns the results
+/// and the file as last written.
+fn decide_merging(
+    (problem, solver, timeout, jobs): (&Problem, SolverKind, std::time::Duration, usize),
+    periods: Vec<u64>,
+    out: &std::path::Path,
+    known: &PeriodsFile,
+    display: &SatDisplay,
+) -> Result<(Vec<PeriodResult>, PeriodsFile)> {
+    let header = PeriodsFile::new(problem);
+    let file = std::sync::Mutex::new(known.clone());
+    let finished = std::sync::atomic::AtomicBool::new(false);
+    let results = std::thread::scope(|scope| {
+        scope.spawn(|| display.tick_until(&finished));
+        let results = decide_all(
+            problem,
+            periods,
+            solver,
+            Some(timeout),
+            jobs,
+            known,
+            &|event| {
+                match event {
+                    Event::Started(p) => display.started(p),
+                    Event::Ended(r) => {
+                        display.ended(r);
+                        let merged = PeriodsFile::merge_into(out, &header, vec![r.clone()])?;
+                        *file
+                            .lock()
+                            .expect("no panic while the periods file is held") = merged;
+                    }
+                }
+                Ok(())
+            },
+        );
+        finished.store(true, std::sync::atomic::Ordering::Relaxed);
+        results
+    })?;
+    let file = file
+        .into_inner()
+        .expect("no panic while the periods file is held");
+    Ok((results, file))
+}
+
+/// An open period's campaign so far, as the periods file now records it, for each period of
+/// `results` that has had earlier runs.
+fn still_open_lines(file: &PeriodsFile, results: &[PeriodResult]) {
+    for r in file
+        .results
+        .iter()
+        .filter(|r| results.iter().any(|x| x.p == r.p))
+    {
+        if r.is_open() && !r.earlier.is_empty() {
+            let (runs, seconds) = (r.earlier.len() + 1, r.campaign_seconds());
+            println!(
+                "p={}: still open after {runs} runs, {seconds:.0} s in all",
+                r.p
+            );
+        }
+    }
+}
+
+/// `grundy sat --all`: every pattern of period `p` up to rotation, written as JSON to `out`.
+fn enumerate_patterns(
+    problem: &grundy::sat::periods::Problem,
+    p: u64,
+    out: &std::path::Path,
+    timeout: std::time::Duration,
+    limit: usize,
+) -> Result<ExitCode> {
+    if let Some(l) = grundy::sat::exclusions::excluded_by(p, &problem.losing) {
+        bail!("p = {p} is excluded (p divides l + 1 for the losing position {l}): no pattern");
+    }
+    let found = grundy::sat::enumerate::enumerate(problem, p as usize, Some(timeout), limit)?;
+    let json = serde_json::to_string_pretty(&found)? + "\n";
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    write_output(Some(out), |w| w.write_all(json.as_bytes()))?;
+    println!(
+        "p={p}: {} patterns up to rotation{} in {:.1} s ({} solver calls); by minimal period: {:?}; written to {}",
+        found.classes.len(),
+        if found.complete {
+            ", all of them"
+        } else if grundy::interrupt::requested() {
+            " (interrupted: a lower bound)"
+        } else {
+            " (stopped at --timeout or --limit: a lower bound)"
+        },
+        found.seconds,
+        found.solver_calls,
+        found.by_minimal_period,
+        out.display()
+    );
+    if grundy::interrupt::requested() {
+        return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The progress display of `grundy sat`: periods done, and those running with their seconds so
+/// far, refreshed every second (a plain line every 10 s in a log), so a campaign of one period
+/// for a day still shows it is alive.
+struct SatDisplay {
+    progress: std::sync::Mutex<Progress>,
+    running: std::sync::Mutex<Vec<(u64, std::time::Instant)>>,
+    done: std::sync::atomic::AtomicU64,
+    total: u64,
+    timeout: std::time::Duration,
+}
+
+impl SatDisplay {
+    fn new(total: u64, timeout: std::time::Duration) -> SatDisplay {
+        SatDisplay {
+            progress: std::sync::Mutex::new(Progress::new(total, "sat").counting("periods")),
+            running: std::sync::Mutex::new(Vec::new()),
+            done: std::sync::atomic::AtomicU64::new(0),
+            total,
+            timeout,
+        }
+    }
+
+    fn started(&self, p: u64) {
+        if let Ok(mut running) = self.running.lock() {
+            running.push((p, std::time::Instant::now()));
+        }
+    }
+
+    fn ended(&self, r: &grundy::sat::periods::PeriodResult) {
+        if let Ok(mut running) = self.running.lock() {
+            running.retain(|(p, _)| *p != r.p);
+        }
+        self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.show(&format!("p={} {:?}", r.p, r.feasible));
+    }
+
+    /// Refreshes the display every second until `finished` is up (looked at every 50 ms, so
+    /// the run does not wait for the display at its end).
+    fn tick_until(&self, finished: &std::sync::atomic::AtomicBool) {
+        let mut last = std::time::Instant::now();
+        while !finished.load(std::sync::atomic::Ordering::Relaxed) {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            if last.elapsed() < std::time::Duration::from_secs(1) {
+                continue;
+            }
+            last = std::time::Instant::now();
+            let running: Vec<String> = match self.running.lock() {
+                Ok(running) => running
+                    .iter()
+                    .map(|(p, t)| format!("p={p} {:.0} s", t.elapsed().as_secs_f64()))
+                    .collect(),
+                Err(_) => return,
+            };
+            if !running.is_empty() {
+                let limit = self.timeout.as_secs_f64();
+                self.show(&format!(
+                    "running {} (limit {limit:.0} s a question)",
+                    running.join(", ")
+                ));
+            }
+        }
+    }
+
+    fn show(&self, note: &str) {
+        let done = self.done.load(std::sync::atomic::Ordering::Relaxed);
+        if let Ok(mut progress) = self.progress.lock() {
+            progress.set_with(done, note);
+        }
+    }
+
+    fn finish(&self) {
+        if let Ok(progress) = self.progress.lock() {
+            progress.finish();
+        }
+    }
+}
+
+/// One line per decided period: statuses, seconds, how, and the pattern if `with_pattern`.
+pub(crate) fn period_line(r: &grundy::sat::periods::PeriodResult, with_pattern: bool) -> String {
+    let pattern = match (&r.pattern, &r.closest) {
+        (Some(s), _) if with_pattern => format!(" {s:?}"),
+        (None, Some(near)) => format!(" (closest: {} of {} residues bad)", near.bad, r.p),
+        _ => String::new(),
+    };
+    format!(
+        "p={:<3} feasible {:<8} primitive {:<8} {:.1} s  {}{pattern}",
+        r.p,
+        format!("{:?}", r.feasible).to_lowercase(),
+        format!("{:?}", r.primitive).to_lowercase(),
+        r.seconds,
+        r.how
+    )
+}

@@ -1,0 +1,414 @@
+//! `grundy slurm` (plans and job arrays) and `grundy merge` (their verdicts combined).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+use grundy::cluster::{Manifest, SubmitOptions, array_spec};
+
+use super::sat::period_line;
+use super::values::{check_interval, dump_from_zero};
+use crate::{
+    CubeQuestion, SlurmCommand, SubmitArgs, parse_game, parse_periods, parse_seeds,
+    positive_seconds, run_args,
+};
+
+/// With `slurm sat --open-only`: the periods file and the periods it decides.
+type Decided = Option<(PathBuf, Vec<u64>)>;
+
+/// `grundy slurm ...`: plan the work folder (or take its plan), then submit, run here or just
+/// write what is left to do.
+pub(crate) fn run_slurm(what: SlurmCommand) -> Result<()> {
+    let (manifest, submit, decided) = match what {
+        what @ SlurmCommand::Cubes { .. } => {
+            let (m, submit) = plan_cubes(what)?;
+            (m, submit, None)
+        }
+        what @ SlurmCommand::Verify { .. } => {
+            let (m, submit) = plan_verify(what)?;
+            (m, submit, None)
+        }
+        what @ SlurmCommand::Sat { .. } => plan_sat(what)?,
+    };
+    submit_plan(manifest, &submit, decided)
+}
+
+/// Opens the plan in its work folder and runs the tasks not done yet (less those whose periods
+/// are decided, with `--open-only`): submitted, run here, or only written (`--dry-run`).
+fn submit_plan(manifest: Manifest, submit: &SubmitArgs, decided: Decided) -> Result<()> {
+    let options = SubmitOptions {
+        sbatch_args: submit.sbatch_arg.clone(),
+        cpus_per_task: submit.cpus_per_task.max(1),
+        max_running: submit.max_running,
+        wait: submit.wait,
+    };
+    let work = &submit.work;
+    let mut manifest = manifest.open(work, &options)?;
+    let mut todo = manifest.not_done(work);
+    let total = manifest.tasks.len();
+    let mut done = format!("all {total} tasks of {} are done", work.display());
+    if let Some((path, known)) = decided {
+        let skip = manifest.decided_tasks(work, &known);
+        let before = todo.len();
+        todo.retain(|i| !skip.contains(i));
+        println!(
+            "--open-only: {} tasks left out, their periods decided in {} or by this folder's verdicts",
+            before - todo.len(),
+            path.display()
+        );
+        done = format!("every task of {} is done or not needed", work.display());
+    }
+    if todo.is_empty() {
+        println!("{done}; combine them with: grundy merge {}", work.display());
+        return Ok(());
+    }
+    println!(
+        "{} of {total} tasks to run: {}",
+        todo.len(),
+        array_spec(&todo)
+    );
+    if submit.dry_run {
+        println!(
+            "wrote {} (not submitted)",
+            work.join("job.sbatch").display()
+        );
+    } else if submit.run_here {
+        manifest.run_here(&todo)?;
+        println!(
+            "ran {} tasks here; combine them with: grundy merge {}",
+            todo.len(),
+            work.display()
+        );
+    } else {
+        let id = manifest.submit(work, &todo, &options)?;
+        let state = if submit.wait { "ended" } else { "submitted" };
+        println!(
+            "job {id} {state}; combine the verdicts with: grundy merge {}",
+            work.display()
+        );
+    }
+    Ok(())
+}
+
+/// `grundy slurm verify`: a plan of `--shards` intervals of the dump, one task each.
+fn plan_verify(what: SlurmCommand) -> Result<(Manifest, SubmitArgs)> {
+    let SlurmCommand::Verify {
+        values,
+        shards,
+        from,
+        to,
+        submit,
+    } = what
+    else {
+        unreachable!("called for its own command only")
+    };
+    let dump = dump_from_zero(&values)?;
+    let len = dump.values.len() as u64;
+    let (from, to) = (from.unwrap_or(0), to.unwrap_or(len));
+    check_interval(from, to, len)?;
+    if shards == 0 {
+        bail!("--shards must be at least 1");
+    }
+    let grundy = submit
+        .grundy
+        .clone()
+        .map_or_else(std::env::current_exe, Ok)?;
+    let game = dump.game.to_string();
+    let m = Manifest::verify(
+        &submit.work,
+        &grundy,
+        &game,
+        &values,
+        (from, to),
+        shards,
+        submit.cpus_per_task.max(1),
+    )?;
+    Ok((m, submit))
+}
+
+/// `grundy slurm sat`: a plan of one task per period and seed, each a `grundy sat` run with the
+/// options given here; with `--open-only` also the periods file and the periods it decides.
+fn plan_sat(what: SlurmCommand) -> Result<(Manifest, SubmitArgs, Decided)> {
+    let SlurmCommand::Sat {
+        game,
+        periods,
+        solver,
+        timeout,
+        local_search,
+        local_threads,
+        values,
+        break_rotation,
+        portfolio,
+        no_neighbourhoods,
+        lemmas,
+        lemmas_every,
+        seeds,
+        open_only,
+        periods_file,
+        submit,
+    } = what
+    else {
+        unreachable!("called for its own command only")
+    };
+    let mut decided = None;
+    let game = parse_game(&game)?;
+    let range = parse_periods(&periods)?;
+    let seeds = parse_seeds(&seeds)?;
+    positive_seconds("--timeout", timeout)?;
+    positive_seconds("--lemmas-every", lemmas_every)?;
+    if open_only {
+        use grundy::sat::periods::PeriodsFile;
+        let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
+        let known = PeriodsFile::read(&path)?.map_or_else(Vec::new, |f| {
+            let decided = |r: &&grundy::sat::periods::PeriodResult| !r.is_open();
+            f.results.iter().filter(decided).map(|r| r.p).collect()
+        });
+        decided = Some((path, known));
+    }
+    let mut args = vec![
+        "--solver".to_string(),
+        format!("{solver:?}").to_lowercase(),
+        "--timeout".into(),
+        timeout.to_string(),
+        "--values".into(),
+        values.to_string(),
+    ];
+    if let Some(l) = local_search {
+        args.extend(["--local".to_string(), l.to_string()]);
+    }
+    if local_threads > 1 {
+        args.extend(["--local-threads".to_string(), local_threads.to_string()]);
+    }
+    if break_rotation {
+        args.push("--break-rotation".into());
+    }
+    if portfolio > 1 {
+        args.extend(["--portfolio".to_string(), portfolio.to_string()]);
+    }
+    if no_neighbourhoods {
+        args.push("--no-neighbourhoods".into());
+    }
+    if let Some(dir) = lemmas {
+        // Tasks may start elsewhere: give them the folder as an absolute path.
+        let dir = std::path::absolute(&dir)
+            .with_context(|| format!("cannot resolve {}", dir.display()))?;
+        args.extend(["--lemmas".to_string(), dir.display().to_string()]);
+        args.extend(["--lemmas-every".to_string(), lemmas_every.to_string()]);
+    }
+    let grundy = submit
+        .grundy
+        .clone()
+        .map_or_else(std::env::current_exe, Ok)?;
+    let m = Manifest::sat(
+        &submit.work,
+        &grundy,
+        &game.to_string(),
+        (*range.start(), *range.end()),
+        seeds,
+        &args,
+    )?;
+    Ok((m, submit, decided))
+}
+
+/// The flags of `grundy sat cubes` that ask a campaign's question.
+pub(crate) fn question_flags(
+    primitive: bool,
+    keep_rotation: bool,
+) -> impl Iterator<Item = &'static str> {
+    [
+        primitive.then_some("--primitive"),
+        keep_rotation.then_some("--keep-rotation"),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// `grundy slurm cubes`: the plan of the work folder if it has one (the shares dealt then), or a
+/// new deal of the campaign's open cubes, made by `grundy sat cubes --deal` itself.
+fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitArgs)> {
+    use grundy::cluster::{Manifest, Work};
+    use grundy::sat::cubes::Ledger;
+    let SlurmCommand::Cubes {
+        ask:
+            CubeQuestion {
+                game,
+                p,
+                primitive,
+                keep_rotation,
+            },
+        shares,
+        conflicts,
+        fanout,
+        timeout,
+        calls,
+        ledger,
+        out,
+        values,
+        submit,
+    } = what
+    else {
+        unreachable!("called for slurm cubes only")
+    };
+    let game = parse_game(&game)?;
+    if shares == 0 {
+        bail!("--shares must be at least 1");
+    }
+    let absolute = |path: PathBuf| {
+        std::path::absolute(&path).with_context(|| format!("cannot resolve {}", path.display()))
+    };
+    let out =
+        absolute(out.unwrap_or_else(|| grundy::sat::periods::PeriodsFile::default_path(&game)))?;
+    let question = if primitive { "primitive" } else { "feasible" };
+    let ledger = absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question)))?;
+    let mut cube_args: Vec<String> = vec!["sat".into(), "cubes".into(), game.to_string()];
+    cube_args.extend(["--p".into(), p.to_string()]);
+    cube_args.extend(question_flags(primitive, keep_rotation).map(String::from));
+    cube_args.extend(["--out".into(), out.display().to_string()]);
+    cube_args.extend(["--values".into(), values.to_string()]);
+    let on_ledger = |extra: &[&str]| -> Vec<String> {
+        let mut args = cube_args.clone();
+        args.extend(["--ledger".into(), ledger.display().to_string()]);
+        args.extend(extra.iter().map(|s| s.to_string()));
+        args
+    };
+    let work = Work::Cubes {
+        game: game.to_string(),
+        p: p as u64,
+        ledger: ledger.clone(),
+        gather: on_ledger(&["--gather", "--finished-only"]),
+    };
+    let mut task_args = cube_args.clone();
+    task_args.extend(["--threads".into(), submit.cpus_per_task.max(1).to_string()]);
+    task_args.extend(["--conflicts".into(), conflicts.to_string()]);
+    task_args.extend(["--fanout".into(), fanout.to_string()]);
+    if let Some(t) = timeout {
+        task_args.extend(["--timeout".into(), t.to_string()]);
+    }
+    if let Some(n) = calls {
+        task_args.extend(["--calls".into(), n.to_string()]);
+    }
+    if Manifest::path(&submit.work).exists() {
+        let old = Manifest::load(&submit.work)?;
+        if old.work != work {
+            bail!(
+                "{} holds another job (its manifest.json differs); use another --work folder",
+                submit.work.display()
+            );
+        }
+        println!(
+            "{}: the plan made before ({} shares), with the task options given now",
+            submit.work.display(),
+            old.tasks.len()
+        );
+        let manifest = Manifest::replan_cubes(&submit.work, old, &task_args)?;
+        return Ok((manifest, submit));
+    }
+    // The deal goes through `grundy sat cubes --deal` itself: its lock, checks and atomic writes.
+    run_args(&on_ledger(&["--deal", &shares.to_string()]))?;
+    let dealt = Ledger::read(&ledger)?.with_context(|| format!("{}: gone", ledger.display()))?;
+    let name = ledger
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let this_deal = format!("{name} deal {} ", dealt.deals);
+    let share_files: Vec<PathBuf> = dealt
+        .shares
+        .iter()
+        .filter(|n| n.id.starts_with(&this_deal))
+        .map(|n| grundy::sat::shares::share_path(&ledger, n))
+        .collect();
+    let grundy = submit
+        .grundy
+        .clone()
+        .map_or_else(std::env::current_exe, Ok)?;
+    let manifest = Manifest::cubes(&grundy, work, &share_files, &task_args)?;
+    Ok((manifest, submit))
+}
+
+pub(crate) fn run_merge(dir: &std::path::Path, out: Option<&std::path::Path>) -> Result<ExitCode> {
+    use grundy::cluster::{MergeReport, array_spec, merge};
+    match merge(dir, out)? {
+        MergeReport::Cubes(m) => {
+            println!(
+                "{} p={}: {} shares, gathering the finished ones into {}",
+                m.game,
+                m.p,
+                m.tasks,
+                m.ledger.display()
+            );
+            let code = run_args(&m.gather)?;
+            if !m.unfinished.is_empty() {
+                println!(
+                    "tasks with shares unfinished (submit again to continue them): {}",
+                    array_spec(&m.unfinished)
+                );
+            }
+            return Ok(code);
+        }
+        MergeReport::Verify(m) => {
+            println!(
+                "{}: verified [{}, {}) of [{}, {}){}",
+                m.game,
+                m.from,
+                m.verified_to,
+                m.from,
+                m.to,
+                if m.complete { ": complete" } else { "" }
+            );
+            if !m.missing.is_empty() {
+                println!(
+                    "missing tasks (no verdict; submit again to run only these): {}",
+                    array_spec(&m.missing)
+                );
+            }
+            for (task, w) in &m.failed {
+                println!(
+                    "task {task}: heap {} claimed {} but is {}",
+                    w.heap, w.claimed, w.exact
+                );
+            }
+            if m.failed.len() > 1 {
+                println!(
+                    "(each interval is checked against the claims before it: failures after the first may follow from it)"
+                );
+            }
+            if let Some(w) = m.first_wrong {
+                println!(
+                    "first wrong value: heap {} (claimed {}, exact {})",
+                    w.heap, w.claimed, w.exact
+                );
+                if let Some(c) = &m.rollback_checkpoint {
+                    println!(
+                        "rolled back: continue with grundy run {} --to {} --checkpoint {} --resume",
+                        m.game,
+                        m.to,
+                        c.display()
+                    );
+                }
+                return Ok(ExitCode::from(1));
+            }
+        }
+        MergeReport::Sat(m) => {
+            for r in &m.results {
+                println!("{}", period_line(r, false));
+            }
+            if !m.not_needed.is_empty() {
+                println!(
+                    "tasks not needed (no verdict, their period decided): {}",
+                    array_spec(&m.not_needed)
+                );
+            }
+            if !m.missing.is_empty() {
+                println!(
+                    "missing tasks (no verdict; submit again to run only these): {}",
+                    array_spec(&m.missing)
+                );
+            }
+            println!(
+                "merged {} answers into {}",
+                m.results.len(),
+                m.out.display()
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
