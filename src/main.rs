@@ -279,7 +279,7 @@ enum SatCommand {
     /// the whole box is merged into the periods file.
     Cubes {
         #[command(flatten)]
-        ask: CubeQuestion,
+        ask: PeriodQuestion,
         /// Solver threads, each its own CaDiCaL [default: the cores here].
         #[arg(long)]
         threads: Option<usize>,
@@ -334,6 +334,42 @@ enum SatCommand {
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
     },
+    /// Value bounds on one question: "a pattern with every value below V?" for V = --from,
+    /// --from + --step, ... up to --to (512: the question itself), each rung one CaDiCaL call. An
+    /// UNSAT rung says every pattern has a value >= V; a pattern ends the ladder (and is merged
+    /// into the periods file). Kept beside it as bounds-p<P>-<question>.json; a later run goes on
+    /// above the highest refuted bound.
+    Bounds {
+        #[command(flatten)]
+        ask: PeriodQuestion,
+        /// The first bound (a true value).
+        #[arg(long, default_value_t = 64)]
+        from: u16,
+        /// The rise from one bound to the next.
+        #[arg(long, default_value_t = 32)]
+        step: u16,
+        /// The last bound, at most 512 (Riley's: the whole question).
+        #[arg(long, default_value_t = 512)]
+        to: u16,
+        /// Seconds a rung may take; the ladder stops at the first rung without an answer.
+        #[arg(long, default_value_t = 300.0)]
+        timeout: f64,
+        /// CaDiCaL's seed (0: its default; rungs with --proof-dir keep the default).
+        #[arg(long, default_value_t = 0)]
+        seed: u32,
+        /// Certify every UNSAT rung here: its CNF and a DRAT proof, checked at once when
+        /// GRUNDY_DRAT_CHECKER names a checker.
+        #[arg(long)]
+        proof_dir: Option<PathBuf>,
+        /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
+        #[arg(long)]
+        ladder: Option<PathBuf>,
+        /// The periods file [default: results/<game>/periods.json].
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
+    },
     /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
     Check {
         game: String,
@@ -372,9 +408,10 @@ struct SubmitArgs {
     grundy: Option<PathBuf>,
 }
 
-/// The question a cube campaign asks (`grundy sat cubes`, `grundy slurm cubes`).
+/// A question about one period, asked outside `grundy sat`'s race (`grundy sat cubes`, `sat bounds`,
+/// `slurm cubes`).
 #[derive(clap::Args, Debug)]
-struct CubeQuestion {
+struct PeriodQuestion {
     game: String,
     #[arg(long)]
     p: usize,
@@ -393,7 +430,7 @@ enum SlurmCommand {
     /// `grundy merge DIR` gathers the finished ones back. Run again to continue the others.
     Cubes {
         #[command(flatten)]
-        ask: CubeQuestion,
+        ask: PeriodQuestion,
         /// Shares to deal, one task each (at the first submission; later ones reuse the plan).
         #[arg(long)]
         shares: usize,

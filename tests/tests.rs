@@ -2,6 +2,7 @@
 //! produce: the naive generator, third-party data in `../shared/reference`, or the C baselines in
 //! `../shared/bench`.
 
+mod bounds;
 mod cli;
 mod cluster;
 mod cubes;

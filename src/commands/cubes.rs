@@ -9,12 +9,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use grundy::Game;
 use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
-use grundy::sat::encode::PeriodEncoding;
-use grundy::sat::periods::{PeriodsFile, Problem, Status, minimal_period};
-use grundy::values::exact_prefix;
 
+use super::question::Question;
 use super::slurm::question_flags;
-use crate::{CubeQuestion, SatCommand, parse_game};
+use crate::{PeriodQuestion, SatCommand};
 
 /// `grundy sat cubes`: a cube-and-conquer campaign on one question, continued from its ledger.
 pub(crate) fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
@@ -46,7 +44,7 @@ pub(crate) fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         bail!("--fanout must be between 2 and 256");
     }
     let c = Campaign::set_up(&ask, within.as_deref(), out, values)?;
-    let path = ledger.unwrap_or_else(|| Ledger::path_beside(&c.out, c.p, c.question()));
+    let path = ledger.unwrap_or_else(|| Ledger::path_beside(&c.out, c.p, c.name()));
     let _lock = Ledger::lock(&path)?;
     let mut ledger =
         c.continue_ledger(&path, within.is_some(), deal.is_none() && !gather, gather)?;
@@ -79,7 +77,7 @@ pub(crate) fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
     println!(
         "p={} {}: {} ({}; ledger {})",
         c.p,
-        c.question(),
+        c.name(),
         verdict_text(&verdict, &ledger),
         ledger.progress_line(),
         path.display()
@@ -88,7 +86,10 @@ pub(crate) fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
         println!("pattern (checked): {}", s.join(","));
     }
-    c.merge_answer(&ledger)?;
+    c.merge_answer(
+        ledger.period_result(&c.encoding, c.known.pattern(c.p as u64)),
+        "cubes",
+    )?;
     if verdict == Verdict::Open && grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
@@ -109,85 +110,38 @@ fn verdict_text(verdict: &Verdict, ledger: &Ledger) -> &'static str {
     }
 }
 
-/// One campaign's question and where its answer goes: the game, the encoding, the periods file
-/// (read once, before any work) and the fresh ledger a new campaign would start from.
+/// A cube campaign: its question, and the fresh ledger a new campaign would start from.
 struct Campaign {
-    game: Game,
-    p: usize,
-    primitive: bool,
-    problem: Problem,
-    encoding: PeriodEncoding,
-    out: PathBuf,
-    header: PeriodsFile,
-    known: PeriodsFile,
+    question: Question,
     fresh: Ledger,
 }
 
+impl std::ops::Deref for Campaign {
+    type Target = Question;
+    fn deref(&self) -> &Question {
+        &self.question
+    }
+}
+
 impl Campaign {
-    /// Checks the question and reads the periods file: one of another game or rare table is
-    /// refused, and `--primitive` needs a feasible pattern there.
     fn set_up(
-        ask: &CubeQuestion,
+        ask: &PeriodQuestion,
         within: Option<&str>,
         out: Option<PathBuf>,
         values: u64,
     ) -> Result<Campaign> {
-        let (game, p) = (parse_game(&ask.game)?, ask.p);
-        if p == 0 {
-            bail!("period must be at least 1");
-        }
         let root = within
-            .map_or(Ok(Cube::full(p)), |w| Cube::parse(w, p))
+            .map_or(Ok(Cube::full(ask.p)), |w| Cube::parse(w, ask.p))
             .map_err(|e| anyhow::anyhow!("--within: {e}"))?;
-        grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
-        let problem = Problem {
-            break_rotation: !ask.keep_rotation,
-            ..Problem::from_prefix(&exact_prefix(&game, values as usize)?)
-        };
-        let out = out.unwrap_or_else(|| PeriodsFile::default_path(&game));
-        let header = PeriodsFile::new(&problem);
-        let known = PeriodsFile::read(&out)?.unwrap_or_else(|| header.clone());
-        if let Some(reason) = known.refuses(&header) {
-            bail!("{}: {reason}", out.display());
-        }
-        if ask.primitive && known.pattern(p as u64).is_none() {
-            bail!(
-                "--primitive: {} has no feasible pattern of p = {p}; decide feasible first",
-                out.display()
-            );
-        }
-        let encoding = problem.encode_question(p, ask.primitive)?;
-        let question = if ask.primitive {
-            "primitive"
-        } else {
-            "feasible"
-        };
+        let question = Question::set_up(ask, out, values)?;
         let fresh = Ledger::new(
-            &game.to_string(),
-            &encoding,
-            question,
-            !ask.keep_rotation,
+            &question.game.to_string(),
+            &question.encoding,
+            question.name(),
+            question.problem.break_rotation,
             &root,
         );
-        Ok(Campaign {
-            game,
-            p,
-            primitive: ask.primitive,
-            problem,
-            encoding,
-            out,
-            header,
-            known,
-            fresh,
-        })
-    }
-
-    fn question(&self) -> &'static str {
-        if self.primitive {
-            "primitive"
-        } else {
-            "feasible"
-        }
+        Ok(Campaign { question, fresh })
     }
 
     /// The ledger at `path` if there is one (refused if it asks another question, sits inside
@@ -265,19 +219,7 @@ impl Campaign {
         save_every: Duration,
     ) -> Result<Verdict> {
         let p = self.p;
-        let check = |bytes: &[u8]| {
-            let pattern = self.encoding.expand(bytes);
-            self.problem
-                .check_witness("cadical", p as u64, &pattern)
-                .map_err(|err| err.to_string())?;
-            if self.primitive && minimal_period(&pattern) != p {
-                return Err(format!(
-                    "minimal period {} in the primitive question",
-                    minimal_period(&pattern)
-                ));
-            }
-            Ok(pattern)
-        };
+        let check = |bytes: &[u8]| self.check(bytes);
         let held = ledger.held();
         let mut display = grundy::progress::Progress::new(1_000_000_000, &format!("cubes p={p}"))
             .counting("ppb of the part held refuted");
@@ -300,33 +242,6 @@ impl Campaign {
         });
         display.finish();
         Ok(verdict?)
-    }
-
-    /// Merges an answer for the whole box into the periods file, unless it contradicts one
-    /// decided there (then a solver is wrong: the file is kept as it is).
-    fn merge_answer(&self, ledger: &Ledger) -> Result<()> {
-        let p = self.p;
-        let Some(result) = ledger.period_result(&self.encoding, self.known.pattern(p as u64))
-        else {
-            return Ok(());
-        };
-        if let Some(old) = self.known.result(p as u64) {
-            let (was, now) = if self.primitive {
-                (old.primitive, result.primitive)
-            } else {
-                (old.feasible, result.feasible)
-            };
-            if was.decided() && now.decided() && was != now && was != Status::Excluded {
-                bail!(
-                    "p = {p} {}: cubes say {now:?}, {} says {was:?}; not merged",
-                    self.question(),
-                    self.out.display()
-                );
-            }
-        }
-        PeriodsFile::merge_into(&self.out, &self.header, vec![result])?;
-        println!("merged into {}", self.out.display());
-        Ok(())
     }
 }
 

@@ -2,8 +2,10 @@
 //! library, and what is printed. The arguments themselves are declared in `main.rs`.
 
 pub(crate) mod bench;
+pub(crate) mod bounds;
 pub(crate) mod cubes;
 pub(crate) mod plot;
+pub(crate) mod question;
 pub(crate) mod sat;
 pub(crate) mod slurm;
 pub(crate) mod values;

@@ -25,6 +25,7 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
             return run_sat_summary(game.as_deref(), out.as_deref());
         }
         SatCommand::Cubes { .. } => return run_sat_cubes(what),
+        SatCommand::Bounds { .. } => return super::bounds::run_sat_bounds(what),
     };
     let prefix = exact_prefix(&game, values as usize)?;
     let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
@@ -69,7 +70,7 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
                 }
             }
         }
-        SatCommand::Summary { .. } | SatCommand::Cubes { .. } => {
+        SatCommand::Summary { .. } | SatCommand::Cubes { .. } | SatCommand::Bounds { .. } => {
             unreachable!("answered above")
         }
         SatCommand::Check { pattern, .. } => {
@@ -162,7 +163,8 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
     Ok(ExitCode::SUCCESS)
 }
 
-/// The cube-and-conquer campaigns of an open period whose ledgers lie beside the periods file.
+/// The cube-and-conquer campaigns and value-bound ladders of an open period whose files lie
+/// beside the periods file.
 fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::PeriodResult) {
     use grundy::sat::cubes::Ledger;
     for question in ["feasible", "primitive"] {
@@ -176,6 +178,12 @@ fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::Peri
             }
             Ok(None) => {}
             Err(e) => println!("      cubes ({question}): {e}"),
+        }
+        let path = grundy::sat::bounds::Ladder::path_beside(periods, r.p as usize, question);
+        match grundy::sat::bounds::Ladder::read(&path) {
+            Ok(Some(l)) => println!("      bounds ({question}): {}", l.summary_line()),
+            Ok(None) => {}
+            Err(e) => println!("      bounds ({question}): {e}"),
         }
     }
 }

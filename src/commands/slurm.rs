@@ -9,7 +9,7 @@ use grundy::cluster::{Manifest, SubmitOptions, array_spec};
 use super::sat::period_line;
 use super::values::{check_interval, dump_from_zero};
 use crate::{
-    CubeQuestion, SlurmCommand, SubmitArgs, parse_game, parse_periods, parse_seeds,
+    PeriodQuestion, SlurmCommand, SubmitArgs, parse_game, parse_periods, parse_seeds,
     positive_seconds, run_args,
 };
 
@@ -230,7 +230,7 @@ fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitAr
     use grundy::sat::cubes::Ledger;
     let SlurmCommand::Cubes {
         ask:
-            CubeQuestion {
+            PeriodQuestion {
                 game,
                 p,
                 primitive,

@@ -24,6 +24,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 `grundy sat export` writes DIMACS for any external solver.
 */
 
+pub mod bounds;
 pub mod cubes;
 pub mod encode;
 pub mod enumerate;

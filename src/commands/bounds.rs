@@ -1,0 +1,126 @@
+//! `grundy sat bounds`: the value-bound ladder of one question ([`grundy::sat::bounds`]).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+use grundy::sat::bounds::{Climb, Ladder, RungAnswer, WHOLE_QUESTION, climb, rung_units};
+
+use super::question::Question;
+use crate::{SatCommand, positive_seconds};
+
+/// `grundy sat bounds`: climbs the rungs not refuted yet, saving the ladder after each.
+pub(crate) fn run_sat_bounds(what: SatCommand) -> Result<ExitCode> {
+    let SatCommand::Bounds {
+        ask,
+        from,
+        step,
+        to,
+        timeout,
+        seed,
+        proof_dir,
+        ladder,
+        out,
+        values,
+    } = what
+    else {
+        unreachable!("called for sat bounds only")
+    };
+    if step == 0 {
+        bail!("--step must be at least 1");
+    }
+    if to > WHOLE_QUESTION || from > to {
+        bail!("bad bounds --from {from} --to {to}: need --from <= --to <= {WHOLE_QUESTION}");
+    }
+    let timeout = positive_seconds("--timeout", timeout)?;
+    let q = Question::set_up(&ask, out, values)?;
+    let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
+    rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
+    let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
+    let _lock = grundy::sat::cubes::Ledger::lock(&path)?;
+    let fresh = Ladder::new(
+        &q.game.to_string(),
+        &q.encoding,
+        q.name(),
+        q.problem.break_rotation,
+    );
+    let mut ladder = match Ladder::read(&path)? {
+        Some(old) => match old.refuses(&fresh) {
+            Some(reason) => bail!("{}: {reason}", path.display()),
+            None => old,
+        },
+        None => fresh,
+    };
+    let proof_stem = match &proof_dir {
+        Some(dir) => {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+            Some(dir.join(format!("{}-p{}-{}", q.game.slug(), q.p, q.name())))
+        }
+        None => None,
+    };
+    climb_showing_rungs(&q, &mut ladder, &bounds, (timeout, seed, proof_stem), &path)?;
+    println!(
+        "p={} {}: {} (ladder {})",
+        q.p,
+        q.name(),
+        ladder.summary_line(),
+        path.display()
+    );
+    if let Some(pattern) = &ladder.pattern {
+        let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
+        println!("pattern (checked): {}", s.join(","));
+    }
+    let feasible = q.known.pattern(q.p as u64);
+    q.merge_answer(ladder.period_result(&q.encoding, feasible), "bounds")?;
+    let stopped = ladder
+        .rungs
+        .last()
+        .is_some_and(|r| r.answer == RungAnswer::Timeout);
+    if stopped && grundy::interrupt::requested() {
+        return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Climbs with a stop request relayed to the solver, printing each rung as it ends and saving
+/// the ladder after it.
+fn climb_showing_rungs(
+    q: &Question,
+    ladder: &mut Ladder,
+    bounds: &[u16],
+    (timeout, seed, proof_stem): (Duration, u32, Option<PathBuf>),
+    path: &std::path::Path,
+) -> Result<()> {
+    let stop = AtomicBool::new(false);
+    let run = Climb {
+        encoding: &q.encoding,
+        timeout: Some(timeout),
+        seed,
+        stop: &stop,
+        proof_stem,
+    };
+    let mut after_rung = |l: &Ladder| {
+        l.save(path).map_err(|e| e.to_string())?;
+        if let Some(r) = l.rungs.last() {
+            let answer = format!("{:?}", r.answer).to_lowercase();
+            let checked = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
+            let proof = match (&r.proof, checked) {
+                (Some(_), Some(by)) => format!(", proof checked by {by}"),
+                (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
+                (None, _) => String::new(),
+            };
+            println!("  below {}: {answer} ({:.1} s{proof})", r.below, r.seconds);
+        }
+        Ok(())
+    };
+    let climbed = std::thread::scope(|scope| {
+        scope.spawn(|| grundy::interrupt::relay(&stop));
+        let climbed = climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        climbed
+    });
+    climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
+}

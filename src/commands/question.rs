@@ -1,0 +1,125 @@
+//! One question about a period (`feasible` or `primitive`, of one game), set up for a command
+//! that runs it outside `grundy sat`'s race (`sat cubes`, `sat bounds`): checked arguments, the
+//! encoding, and the periods file its answer goes into.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use grundy::Game;
+use grundy::sat::encode::PeriodEncoding;
+use grundy::sat::periods::{PeriodResult, PeriodsFile, Problem, Status};
+use grundy::values::exact_prefix;
+
+use crate::{PeriodQuestion, parse_game};
+
+/// The question, with the periods file read once, before any work.
+pub(crate) struct Question {
+    pub game: Game,
+    pub p: usize,
+    pub primitive: bool,
+    pub problem: Problem,
+    pub encoding: PeriodEncoding,
+    pub out: PathBuf,
+    pub header: PeriodsFile,
+    pub known: PeriodsFile,
+}
+
+impl Question {
+    /// Checks the question and reads the periods file (`out`, or the game's default): one of
+    /// another game or rare table is refused, and `--primitive` needs a feasible pattern there.
+    /// Stop requests (SIGINT, SIGTERM) are handled from here on.
+    pub fn set_up(ask: &PeriodQuestion, out: Option<PathBuf>, values: u64) -> Result<Question> {
+        let (game, p) = (parse_game(&ask.game)?, ask.p);
+        if p == 0 {
+            bail!("period must be at least 1");
+        }
+        grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
+        let problem = Problem {
+            break_rotation: !ask.keep_rotation,
+            ..Problem::from_prefix(&exact_prefix(&game, values as usize)?)
+        };
+        let out = out.unwrap_or_else(|| PeriodsFile::default_path(&game));
+        let header = PeriodsFile::new(&problem);
+        let known = PeriodsFile::read(&out)?.unwrap_or_else(|| header.clone());
+        if let Some(reason) = known.refuses(&header) {
+            bail!("{}: {reason}", out.display());
+        }
+        if ask.primitive && known.pattern(p as u64).is_none() {
+            bail!(
+                "--primitive: {} has no feasible pattern of p = {p}; decide feasible first",
+                out.display()
+            );
+        }
+        let encoding = problem.encode_question(p, ask.primitive)?;
+        Ok(Question {
+            game,
+            p,
+            primitive: ask.primitive,
+            problem,
+            encoding,
+            out,
+            header,
+            known,
+        })
+    }
+
+    /// "feasible" or "primitive".
+    pub fn name(&self) -> &'static str {
+        if self.primitive {
+            "primitive"
+        } else {
+            "feasible"
+        }
+    }
+
+    /// Turns a model's bytes into a checked pattern (true values): the witness check, and for
+    /// the primitive question its minimal period.
+    pub fn check(&self, bytes: &[u8]) -> Result<Vec<grundy::values::Value>, String> {
+        use grundy::sat::periods::minimal_period;
+        let pattern = self.encoding.expand(bytes);
+        self.problem
+            .check_witness("cadical", self.p as u64, &pattern)
+            .map_err(|err| err.to_string())?;
+        if self.primitive && minimal_period(&pattern) != self.p {
+            return Err(format!(
+                "minimal period {} in the primitive question",
+                minimal_period(&pattern)
+            ));
+        }
+        Ok(pattern)
+    }
+
+    /// Merges `result`, an answer `by` a command, into the periods file, unless the file has
+    /// that answer already, or contradicts it (then a solver is wrong: the file is kept as it
+    /// is).
+    pub fn merge_answer(&self, result: Option<PeriodResult>, by: &str) -> Result<()> {
+        let p = self.p;
+        let Some(result) = result else {
+            return Ok(());
+        };
+        if let Some(old) = self.known.result(p as u64) {
+            let (was, now) = if self.primitive {
+                (old.primitive, result.primitive)
+            } else {
+                (old.feasible, result.feasible)
+            };
+            if was.decided() && was == now {
+                println!(
+                    "{} says {was:?} already; not merged again",
+                    self.out.display()
+                );
+                return Ok(());
+            }
+            if was.decided() && now.decided() && was != now && was != Status::Excluded {
+                bail!(
+                    "p = {p} {}: {by} say {now:?}, {} says {was:?}; not merged",
+                    self.name(),
+                    self.out.display()
+                );
+            }
+        }
+        PeriodsFile::merge_into(&self.out, &self.header, vec![result])?;
+        println!("merged into {}", self.out.display());
+        Ok(())
+    }
+}

@@ -1,0 +1,378 @@
+/*!
+Value bounds on an open question: "is there a pattern with every value below `V`?" for a rising
+ladder of `V`, a partial answer where the whole question (Riley's, values below 512) is out of
+reach.
+
+Why: an UNSAT rung is a theorem of its own under the same assumptions as the question (no rare
+value beyond the table): *every* period-`p` pattern has a value of at least `V`. The rungs get
+harder as `V` grows (Officers p = 27, one CaDiCaL: below 128 refuted in about 2 s, below 144 in
+34 s, below 158 in 110 s; below 192 no answer in 60 s), so the highest refuted rung measures how
+far a campaign got, and the last rung, `V = 512`, is the question itself: UNSAT there answers it.
+A SAT rung is an answer too: a pattern of `p` (witness-checked like any model), with every value
+below its bound.
+
+A rung is the question's encoding plus one unit per residue, `s[r] <= c` with `c` the byte of the
+largest common value below `V` (bytes keep the order of values, see [`super::encode`]); each rung
+is a fresh CaDiCaL call, so `--proof-dir` can certify each UNSAT rung by a DRAT proof of its own
+CNF. (Earlier rungs' work is redone: rungs grow about threefold every 8 bytes, so the sum of the
+rungs is about one and a half times the last.)
+
+The ladder lives in a file beside the periods file (`bounds-p<P>-<question>.json`), rewritten
+atomically after every rung, so a later run goes on above the highest refuted bound.
+*/
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::encode::PeriodEncoding;
+use super::solve::{Answer, CadicalRun, ProofNote, SolverKind, solve_cadical_with};
+use crate::values::Value;
+
+/// Riley's bound: every value below 512 (the encoding's bytes hold no more).
+pub const WHOLE_QUESTION: Value = 512;
+
+/// What a rung answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RungAnswer {
+    /// No pattern has every value below the bound.
+    Unsat,
+    /// A pattern with every value below the bound (the ladder's `pattern`).
+    Sat,
+    /// No answer within the time limit (or a stop request came).
+    Timeout,
+}
+
+/// One rung: the question "a pattern with every value below `below`?".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rung {
+    pub below: Value,
+    pub answer: RungAnswer,
+    pub seconds: f64,
+    /// The DRAT certificate of an UNSAT rung, with `--proof-dir`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ProofNote>,
+}
+
+/// The ladder of one question, as written to disk.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ladder {
+    pub game: String,
+    pub p: usize,
+    /// "feasible" or "primitive".
+    pub question: String,
+    pub rotation_broken: bool,
+    /// [`super::lemmas::fingerprint`] of the question's encoding: rungs of another rare table
+    /// or encoding are not this question's.
+    pub fingerprint: String,
+    /// Every rung tried, in the order tried (runs append).
+    pub rungs: Vec<Rung>,
+    /// A checked pattern (true values) once a rung had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Vec<Value>>,
+}
+
+/// Why a ladder file cannot be used.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {reason}", path.display())]
+pub struct LadderError {
+    pub path: PathBuf,
+    pub reason: String,
+}
+
+impl Ladder {
+    pub fn new(game: &str, e: &PeriodEncoding, question: &str, rotation_broken: bool) -> Ladder {
+        Ladder {
+            game: game.to_string(),
+            p: e.p,
+            question: question.to_string(),
+            rotation_broken,
+            fingerprint: super::lemmas::fingerprint(&e.cnf),
+            rungs: Vec::new(),
+            pattern: None,
+        }
+    }
+
+    /// `bounds-p<P>-<question>.json` in the folder of the periods file.
+    pub fn path_beside(periods_file: &Path, p: usize, question: &str) -> PathBuf {
+        let dir = periods_file.parent().unwrap_or(Path::new(""));
+        dir.join(format!("bounds-p{p}-{question}.json"))
+    }
+
+    /// The highest refuted bound: every pattern has a value at least this.
+    pub fn refuted_below(&self) -> Option<Value> {
+        self.rungs
+            .iter()
+            .filter(|r| r.answer == RungAnswer::Unsat)
+            .map(|r| r.below)
+            .max()
+    }
+
+    /// Whether the rung of 512, the question itself, is refuted.
+    pub fn answered_unsat(&self) -> bool {
+        self.refuted_below() >= Some(WHOLE_QUESTION)
+    }
+
+    /// The largest value of the pattern found, if any: every rung above it has that pattern.
+    pub fn largest_in_pattern(&self) -> Option<Value> {
+        self.pattern.as_ref().and_then(|s| s.iter().copied().max())
+    }
+
+    /// One line for `grundy sat summary`: the highest refuted bound and the first rung above it
+    /// that is still open.
+    pub fn summary_line(&self) -> String {
+        let seconds: f64 = self.rungs.iter().map(|r| r.seconds).sum();
+        let refuted = self.refuted_below().map_or_else(
+            || "no rung refuted".to_string(),
+            |v| format!("every pattern has a value >= {v} (no pattern below it)"),
+        );
+        let found = self.largest_in_pattern().map_or(String::new(), |m| {
+            format!("; a pattern with values up to {m}")
+        });
+        let open = self
+            .rungs
+            .iter()
+            .filter(|r| r.answer == RungAnswer::Timeout && Some(r.below) > self.refuted_below())
+            .map(|r| (r.below, r.seconds))
+            .min_by_key(|&(below, _)| below)
+            .map_or(String::new(), |(below, s)| {
+                format!("; below {below}: no answer in {s:.0} s")
+            });
+        format!(
+            "{refuted}{found}{open} ({} rungs, {seconds:.0} s)",
+            self.rungs.len()
+        )
+    }
+
+    /// Why `self` (read from a file) is not the ladder of `fresh`'s question, if it is not.
+    pub fn refuses(&self, fresh: &Ladder) -> Option<String> {
+        let old = (&self.game, self.p, &self.question, self.rotation_broken);
+        let new = (&fresh.game, fresh.p, &fresh.question, fresh.rotation_broken);
+        if old != new {
+            return Some(format!(
+                "made for {} p = {} {} (rotation broken = {}), not {} p = {} {} ({})",
+                old.0, old.1, old.2, old.3, new.0, new.1, new.2, new.3
+            ));
+        }
+        (self.fingerprint != fresh.fingerprint).then(|| {
+            format!(
+                "made for the encoding {}, not {} (another rare table or encoding)",
+                self.fingerprint, fresh.fingerprint
+            )
+        })
+    }
+
+    /// Reads a ladder; `None` if there is no file.
+    ///
+    /// # Errors
+    /// [`LadderError`] for a file that cannot be read or is not a ladder.
+    pub fn read(path: &Path) -> Result<Option<Ladder>, LadderError> {
+        let fail = |reason: String| LadderError {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let Some(text) = crate::io::read_if_present(path).map_err(|e| fail(e.to_string()))? else {
+            return Ok(None);
+        };
+        let ladder: Ladder =
+            serde_json::from_str(&text).map_err(|e| fail(format!("not a bounds ladder: {e}")))?;
+        Ok(Some(ladder))
+    }
+
+    /// Writes the ladder atomically.
+    ///
+    /// # Errors
+    /// [`LadderError`] if it cannot be written (the old file stays as it was).
+    pub fn save(&self, path: &Path) -> Result<(), LadderError> {
+        crate::io::write_atomic(path, |w| {
+            serde_json::to_writer_pretty(&mut *w, self).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")
+        })
+        .map_err(|e| LadderError {
+            path: path.to_path_buf(),
+            reason: e.source.to_string(),
+        })
+    }
+}
+
+/// The units of the rung `below`: `s[r] <= c` for every residue, `c` the byte of the largest
+/// common value below `below`. None at all for 512 and above (every byte is below 512).
+///
+/// # Errors
+/// A line saying why, if no common value lies below `below`.
+pub fn rung_units(e: &PeriodEncoding, below: Value) -> Result<Vec<i32>, String> {
+    let Some(top) = (0..=255u8).rev().find(|&c| e.expand(&[c])[0] < below) else {
+        let least = e.expand(&[0])[0];
+        return Err(format!(
+            "no common value lies below {below} (the least is {least})"
+        ));
+    };
+    if top == 255 {
+        return Ok(Vec::new());
+    }
+    Ok((0..e.p).map(|r| e.at_most(r, usize::from(top))).collect())
+}
+
+/// How the rungs run.
+pub struct Climb<'a> {
+    pub encoding: &'a PeriodEncoding,
+    /// Seconds a rung may take.
+    pub timeout: Option<Duration>,
+    /// CaDiCaL's seed (0: its default). A rung with a proof runs with the default.
+    pub seed: u32,
+    pub stop: &'a AtomicBool,
+    /// Certify every UNSAT rung here (`<stem>-below<V>.cnf` and `.drat`).
+    pub proof_stem: Option<PathBuf>,
+}
+
+/// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
+/// above a pattern it has, are skipped) until a rung has a pattern or no answer, or the bounds
+/// run out. A pattern replaces one with a larger largest value, so a finer ladder between the
+/// highest refuted bound and a pattern's largest value narrows down the least largest value. `check` turns a model's bytes
+/// into a checked pattern; `after_rung` sees the ladder after every rung (to save it).
+///
+/// # Errors
+/// A line for a solver failure, a model that fails the check, or `after_rung`'s error.
+pub fn climb(
+    run: &Climb,
+    ladder: &mut Ladder,
+    bounds: &[Value],
+    check: &super::cubes::WitnessCheck,
+    after_rung: &mut dyn FnMut(&Ladder) -> Result<(), String>,
+) -> Result<(), String> {
+    let e = run.encoding;
+    for &below in bounds {
+        let known = ladder.largest_in_pattern().is_some_and(|m| below > m);
+        if known || Some(below) <= ladder.refuted_below() || ladder.answered_unsat() {
+            continue;
+        }
+        let mut cnf = e.cnf.clone();
+        for unit in rung_units(e, below)? {
+            super::CollectClauses::add_clause(&mut cnf, &[unit]);
+        }
+        let started = Instant::now();
+        let (answer, proof) = match &run.proof_stem {
+            Some(stem) => {
+                let stem = PathBuf::from(format!("{}-below{below}", stem.display()));
+                super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
+                    .map_err(|e| e.to_string())?
+            }
+            None => {
+                let cadical = CadicalRun {
+                    seed: run.seed,
+                    stop: Some(run.stop),
+                    ..CadicalRun::default()
+                };
+                let answer = solve_cadical_with(&cnf, run.timeout, &cadical)
+                    .map_err(|e| format!("CaDiCaL failed: {e}"))?;
+                (answer, None)
+            }
+        };
+        let answer = match answer {
+            Answer::Unsat => RungAnswer::Unsat,
+            Answer::Timeout => RungAnswer::Timeout,
+            Answer::Sat(model) => {
+                let pattern = check(&e.bytes(&model))
+                    .map_err(|reason| format!("the model of rung {below} fails: {reason}"))?;
+                if pattern.iter().any(|&v| v >= below) {
+                    return Err(format!("the model of rung {below} has a value beyond it"));
+                }
+                ladder.pattern = Some(pattern);
+                RungAnswer::Sat
+            }
+        };
+        ladder.rungs.push(Rung {
+            below,
+            answer,
+            seconds: started.elapsed().as_secs_f64(),
+            proof,
+        });
+        after_rung(ladder)?;
+        if answer == RungAnswer::Timeout {
+            break;
+        }
+    }
+    Ok(())
+}
+
+impl Ladder {
+    /// What the ladder says about `p` for the periods file: a pattern, or UNSAT at the rung of
+    /// 512 (the whole question); `None` otherwise (a lower rung refuted decides nothing).
+    /// `feasible` is the periods file's feasible pattern, kept with a primitive UNSAT.
+    pub fn period_result(
+        &self,
+        e: &PeriodEncoding,
+        feasible: Option<Vec<Value>>,
+    ) -> Option<super::periods::PeriodResult> {
+        use super::periods::{PeriodResult, Status, minimal_period};
+        let primitive_question = self.question == "primitive";
+        let (status, pattern) = match &self.pattern {
+            Some(s) => (Status::Sat, Some(s.clone())),
+            None if self.answered_unsat() => (Status::Unsat, feasible),
+            None => return None,
+        };
+        let period = pattern.as_ref().map(|s| minimal_period(s) as u64);
+        let (feasible_status, primitive_status) = match (primitive_question, status) {
+            (true, s) => (Status::Sat, s),
+            (false, Status::Unsat) => (Status::Unsat, Status::Unsat),
+            (false, _) if period == Some(self.p as u64) => (Status::Sat, Status::Sat),
+            (false, _) => (Status::Sat, Status::Timeout),
+        };
+        let last = self.rungs.last()?;
+        let proof = if last.proof.is_some() {
+            "DRAT proof"
+        } else {
+            "no proof"
+        };
+        Some(PeriodResult {
+            pattern_period: period,
+            pattern,
+            how: format!(
+                "{}bounds ladder: rung below {} answered by CaDiCaL ({} rungs; {proof})",
+                if primitive_question {
+                    "primitive by "
+                } else {
+                    ""
+                },
+                last.below,
+                self.rungs.len()
+            ),
+            solver: Some(SolverKind::Cadical),
+            seconds: self.rungs.iter().map(|r| r.seconds).sum(),
+            variables: e.cnf.num_vars as u64,
+            clauses: e.cnf.num_clauses as u64,
+            proofs: last.proof.iter().cloned().collect(),
+            ..PeriodResult::bare(self.p as u64, feasible_status, primitive_status)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::values::ExactGenerator;
+
+    fn officers(p: usize) -> PeriodEncoding {
+        let mut g = ExactGenerator::new(&Game::officers());
+        g.extend_to(1 << 12).unwrap();
+        let rares: Vec<(u64, Value)> = g.rares().map(|(n, v)| (n as u64, v)).collect();
+        PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap()
+    }
+
+    #[test]
+    fn a_rung_bounds_every_residue_by_the_largest_common_value_below_it() {
+        let e = officers(4);
+        // Officers' common values start 2, 3, 4, 5, 8, 9 (6 and 7 are rare): below 8, or 6,
+        // are bytes 0..=3.
+        assert_eq!(e.expand(&[3, 4]), vec![5, 8]);
+        let units = rung_units(&e, 8).unwrap();
+        assert_eq!(units, (0..4).map(|r| e.at_most(r, 3)).collect::<Vec<_>>());
+        assert_eq!(rung_units(&e, 6).unwrap(), units);
+        assert!(rung_units(&e, WHOLE_QUESTION).unwrap().is_empty());
+        assert!(rung_units(&e, 2).is_err());
+    }
+}

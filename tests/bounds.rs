@@ -1,0 +1,214 @@
+//! Value bounds (`grundy sat bounds`): every rung's answer against a brute-force search over
+//! patterns built from mvr's rare table (third-party data), resuming, and bad input.
+
+use std::collections::HashSet;
+
+use serde_json::Value as Json;
+
+use crate::cli::{fails_with_one_line, grundy};
+use crate::sat::{riley, riley_status};
+use crate::shared::read_reference;
+
+/// Officers' rare values from mvr's table: (heap, value).
+fn mvr_rares() -> Vec<(usize, u16)> {
+    read_reference("officers_rare_values_mvr.txt")
+        .lines()
+        .filter_map(|line| {
+            let (n, v) = line.trim().split_once(',')?;
+            Some((n.parse().ok()?, v.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Common values of Officers: an odd number of bits outside 0x11.
+fn is_common(v: u16) -> bool {
+    (v & !0x11).count_ones() % 2 == 1
+}
+
+/// The rule written out for period `p`: `by_shift[t]` holds the rare values of heaps `n` with
+/// `n + 1 = t (mod p)`, so the options of residue `r` are `v ^ s[(r - t) mod p]`.
+struct Rule {
+    p: usize,
+    by_shift: Vec<HashSet<u16>>,
+}
+
+impl Rule {
+    fn officers(p: usize) -> Rule {
+        let mut by_shift = vec![HashSet::new(); p];
+        for (n, v) in mvr_rares() {
+            by_shift[(n + 1) % p].insert(v);
+        }
+        Rule { p, by_shift }
+    }
+
+    /// `s[r]` is the smallest common value that is not an option of `r`.
+    fn fixed_at(&self, s: &[u16], r: usize) -> bool {
+        let p = self.p;
+        let options: HashSet<u16> = (0..p)
+            .flat_map(|t| self.by_shift[t].iter().map(move |v| v ^ s[(r + p - t) % p]))
+            .collect();
+        (0..).find(|&v| is_common(v) && !options.contains(&v)) == Some(s[r])
+    }
+
+    /// Whether `a` at residue `i` and `b` at `j` can stand together: neither is an option of
+    /// the other's residue through the other (a necessary condition, used to prune).
+    fn compatible(&self, i: usize, a: u16, j: usize, b: u16) -> bool {
+        let p = self.p;
+        !self.by_shift[(i + p - j) % p].contains(&(a ^ b))
+            && !self.by_shift[(j + p - i) % p].contains(&(a ^ b))
+    }
+
+    /// Every fixed point with all its values in `values`, by backtracking.
+    fn fixed_points(&self, values: &[u16]) -> Vec<Vec<u16>> {
+        let mut found = Vec::new();
+        // 0 among the rare values of shift 0: every residue is its own option (p excluded).
+        if !self.by_shift[0].contains(&0) {
+            self.extend(values, &mut Vec::new(), &mut found);
+        }
+        found
+    }
+
+    fn extend(&self, values: &[u16], s: &mut Vec<u16>, found: &mut Vec<Vec<u16>>) {
+        let i = s.len();
+        if i == self.p {
+            if (0..self.p).all(|r| self.fixed_at(s, r)) {
+                found.push(s.clone());
+            }
+            return;
+        }
+        for &a in values {
+            if (0..i).all(|j| self.compatible(i, a, j, s[j])) {
+                s.push(a);
+                self.extend(values, s, found);
+                s.pop();
+            }
+        }
+    }
+}
+
+fn common_below(bound: u16) -> Vec<u16> {
+    (0..bound).filter(|&v| is_common(v)).collect()
+}
+
+fn ladder_json(path: &std::path::Path) -> Json {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The highest refuted bound of a ladder file, and its pattern.
+fn refuted_and_pattern(ladder: &Json) -> (u16, Vec<u16>) {
+    let refuted = ladder["rungs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["answer"] == "unsat")
+        .map(|r| r["below"].as_u64().unwrap() as u16)
+        .max()
+        .unwrap();
+    let pattern = ladder["pattern"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u16)
+        .collect();
+    (refuted, pattern)
+}
+
+#[test]
+fn every_rung_of_p4_agrees_with_a_brute_force_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let periods = dir.path().join("periods.json");
+    let out = periods.to_str().unwrap();
+    let coarse = [
+        "sat", "bounds", "officers", "--p", "4", "--from", "64", "--step", "32", "--out", out,
+    ];
+    let run = grundy(&coarse);
+    assert!(run.status.success(), "{run:?}");
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let (refuted, pattern) = refuted_and_pattern(&ladder_json(&ladder_path));
+    let rule = Rule::officers(4);
+    assert!(
+        rule.fixed_points(&common_below(refuted)).is_empty(),
+        "a pattern of p = 4 below the refuted bound {refuted}"
+    );
+    assert!((0..4).all(|r| rule.fixed_at(&pattern, r)), "{pattern:?}");
+    // The pattern is merged: p = 4 is feasible, as Riley has it.
+    let file: Json = serde_json::from_str(&std::fs::read_to_string(&periods).unwrap()).unwrap();
+    let status = format!("{:?}", riley_status(&riley()[3].1)).to_lowercase();
+    assert_eq!(file["results"][0]["feasible"], status.as_str());
+
+    // A finer ladder between them pins the least largest value of a period-4 pattern.
+    let top = pattern.iter().max().unwrap() + 1;
+    let (from, to) = (refuted.to_string(), top.to_string());
+    let fine = [
+        "sat", "bounds", "officers", "--p", "4", "--from", &from, "--step", "1", "--to", &to,
+        "--out", out,
+    ];
+    assert!(grundy(&fine).status.success());
+    let (refuted, pattern) = refuted_and_pattern(&ladder_json(&ladder_path));
+    let largest = *pattern.iter().max().unwrap();
+    assert_eq!(
+        largest, refuted,
+        "refuted below {refuted}, a pattern up to {largest}"
+    );
+    assert!(rule.fixed_points(&common_below(refuted)).is_empty());
+    let least = rule.fixed_points(&common_below(largest + 1));
+    assert!(least.contains(&pattern), "{pattern:?} not among {least:?}");
+}
+
+#[test]
+fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let out = out.to_str().unwrap();
+    let args = [
+        "sat", "bounds", "officers", "--p", "6", "--from", "64", "--step", "64", "--to", "128",
+        "--out", out,
+    ];
+    assert!(grundy(&args).status.success());
+    let ladder_path = dir.path().join("bounds-p6-feasible.json");
+    let rungs = ladder_json(&ladder_path)["rungs"].as_array().unwrap().len();
+    let again = grundy(&args);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(!stdout.contains("  below "), "rungs run again: {stdout}");
+    assert_eq!(
+        ladder_json(&ladder_path)["rungs"].as_array().unwrap().len(),
+        rungs
+    );
+
+    // The whole question (the rung of 512) of an excluded period: UNSAT, as Riley has it.
+    let excluded = [
+        "sat", "bounds", "officers", "--p", "5", "--from", "512", "--to", "512", "--out", out,
+    ];
+    assert!(grundy(&excluded).status.success());
+    let file: Json = serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap();
+    let five = file["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["p"] == 5)
+        .unwrap();
+    assert_eq!(riley()[4].1, None);
+    assert_eq!(five["feasible"], "unsat");
+
+    for bad in [
+        vec!["--step", "0"],
+        vec!["--to", "600"],
+        vec!["--from", "1"],
+        vec!["--from", "200", "--to", "100"],
+        vec!["--timeout", "0"],
+    ] {
+        let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
+        line.extend(bad);
+        fails_with_one_line(&line);
+    }
+    fails_with_one_line(&["sat", "bounds", "officers", "--p", "0", "--out", out]);
+    // A ladder of another encoding, or not a ladder at all, is refused and left as it is.
+    let text = std::fs::read_to_string(&ladder_path).unwrap();
+    let forged = text.replace("\"fingerprint\": \"", "\"fingerprint\": \"x");
+    for content in [forged.as_str(), "{ not json"] {
+        std::fs::write(&ladder_path, content).unwrap();
+        let err = fails_with_one_line(&args);
+        assert!(err.contains("bounds-p6-feasible.json"), "{err}");
+        assert_eq!(std::fs::read_to_string(&ladder_path).unwrap(), content);
+    }
+}
