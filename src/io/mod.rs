@@ -38,6 +38,34 @@ pub fn read_if_present(path: &Path) -> io::Result<Option<String>> {
     }
 }
 
+/// The JSON document at `path` read as a `T`, or `None` if there is no such file. `what` names
+/// such a file in the error ("a cube ledger").
+///
+/// # Errors
+/// A line for an I/O failure or a file that is not `what`.
+pub fn read_json_if_present<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    what: &str,
+) -> Result<Option<T>, String> {
+    let Some(text) = read_if_present(path).map_err(|e| format!("cannot read: {e}"))? else {
+        return Ok(None);
+    };
+    serde_json::from_str(&text)
+        .map(Some)
+        .map_err(|e| format!("not {what}: {e}"))
+}
+
+/// Writes `value` to `path` atomically as indented JSON with a final newline.
+///
+/// # Errors
+/// [`WriteError`] as [`write_atomic`]: the old content of `path` is kept.
+pub fn write_json_atomic<T: serde::Serialize>(path: &Path, value: &T) -> Result<(), WriteError> {
+    write_atomic(path, |w| {
+        serde_json::to_writer_pretty(&mut *w, value).map_err(io::Error::other)?;
+        w.write_all(b"\n")
+    })
+}
+
 /// Opens (creating it and its folder if missing) the lock file beside `path`, `.NAME.lock`, which
 /// runs sharing `path` lock while they read and write it. Returns the file and its path; the
 /// error is a message fit to follow `path` in a one-line error.

@@ -170,16 +170,10 @@ impl Ladder {
     /// # Errors
     /// [`LadderError`] for a file that cannot be read or is not a ladder.
     pub fn read(path: &Path) -> Result<Option<Ladder>, LadderError> {
-        let fail = |reason: String| LadderError {
+        crate::io::read_json_if_present(path, "a bounds ladder").map_err(|reason| LadderError {
             path: path.to_path_buf(),
             reason,
-        };
-        let Some(text) = crate::io::read_if_present(path).map_err(|e| fail(e.to_string()))? else {
-            return Ok(None);
-        };
-        let ladder: Ladder =
-            serde_json::from_str(&text).map_err(|e| fail(format!("not a bounds ladder: {e}")))?;
-        Ok(Some(ladder))
+        })
     }
 
     /// Writes the ladder atomically.
@@ -187,11 +181,7 @@ impl Ladder {
     /// # Errors
     /// [`LadderError`] if it cannot be written (the old file stays as it was).
     pub fn save(&self, path: &Path) -> Result<(), LadderError> {
-        crate::io::write_atomic(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, self).map_err(std::io::Error::other)?;
-            w.write_all(b"\n")
-        })
-        .map_err(|e| LadderError {
+        crate::io::write_json_atomic(path, self).map_err(|e| LadderError {
             path: path.to_path_buf(),
             reason: e.source.to_string(),
         })

@@ -457,11 +457,11 @@ impl Ledger {
             path: path.to_path_buf(),
             reason,
         };
-        let Some(text) = crate::io::read_if_present(path).map_err(|e| fail(e.to_string()))? else {
+        let Some(ledger): Option<Ledger> =
+            crate::io::read_json_if_present(path, "a cube ledger").map_err(&fail)?
+        else {
             return Ok(None);
         };
-        let ledger: Ledger =
-            serde_json::from_str(&text).map_err(|e| fail(format!("not a cube ledger: {e}")))?;
         let (root, open) = ledger.cubes().map_err(&fail)?;
         if let Some(c) = open.iter().find(|c| !root.contains(c)) {
             return Err(fail(format!(
@@ -519,11 +519,7 @@ impl Ledger {
     /// # Errors
     /// [`LedgerError`] if it cannot be written (the old file stays as it was).
     pub fn save(&self, path: &Path) -> Result<(), LedgerError> {
-        crate::io::write_atomic(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, self).map_err(std::io::Error::other)?;
-            w.write_all(b"\n")
-        })
-        .map_err(|e| LedgerError {
+        crate::io::write_json_atomic(path, self).map_err(|e| LedgerError {
             path: path.to_path_buf(),
             reason: e.source.to_string(),
         })

@@ -791,14 +791,8 @@ impl PeriodsFile {
             path: path.to_path_buf(),
             reason,
         };
-        let Some(text) =
-            crate::io::read_if_present(path).map_err(|e| fail(format!("cannot read: {e}")))?
-        else {
-            return Ok(None);
-        };
-        serde_json::from_str(&text)
-            .map(Some)
-            .map_err(|e| fail(format!("not a periods file ({e}); left untouched")))
+        crate::io::read_json_if_present(path, "a periods file")
+            .map_err(|reason| fail(format!("{reason}; left untouched")))
     }
 
     /// Merges `new` into the file at `path` (started from `header` if there is none) and
@@ -829,11 +823,7 @@ impl PeriodsFile {
             return Err(fail(reason));
         }
         file.merge(new);
-        crate::io::write_atomic(path, |w| {
-            serde_json::to_writer_pretty(&mut *w, &file).map_err(std::io::Error::other)?;
-            w.write_all(b"\n")
-        })
-        .map_err(|e| fail(e.source.to_string()))?;
+        crate::io::write_json_atomic(path, &file).map_err(|e| fail(e.source.to_string()))?;
         Ok(file) // the lock ends with `lock`
     }
 }
