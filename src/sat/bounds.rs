@@ -305,12 +305,8 @@ impl Ladder {
             None => return None,
         };
         let period = pattern.as_ref().map(|s| minimal_period(s) as u64);
-        let (feasible_status, primitive_status) = match (primitive_question, status) {
-            (true, s) => (Status::Sat, s),
-            (false, Status::Unsat) => (Status::Unsat, Status::Unsat),
-            (false, _) if period == Some(self.p as u64) => (Status::Sat, Status::Sat),
-            (false, _) => (Status::Sat, Status::Timeout),
-        };
+        let (feasible_status, primitive_status) =
+            super::periods::question_statuses(primitive_question, status, period, self.p as u64);
         let last = self.rungs.last()?;
         let proof = if last.proof.is_some() {
             "DRAT proof"

@@ -964,13 +964,8 @@ impl Ledger {
         };
         let primitive_question = self.question == "primitive";
         let period = pattern.as_ref().map(|s| minimal_period(s) as u64);
-        let (feasible_status, primitive_status) = match (primitive_question, status) {
-            (true, s) => (Status::Sat, s),
-            (false, Status::Unsat) => (Status::Unsat, Status::Unsat),
-            // A pattern of a smaller minimal period leaves `primitive` to its own question.
-            (false, _) if period == Some(self.p as u64) => (Status::Sat, Status::Sat),
-            (false, _) => (Status::Sat, Status::Timeout),
-        };
+        let (feasible_status, primitive_status) =
+            super::periods::question_statuses(primitive_question, status, period, self.p as u64);
         let rotation = if self.rotation_broken {
             ", rotation broken"
         } else {

@@ -265,6 +265,24 @@ pub struct Problem {
     pub lemma_every: Duration,
 }
 
+/// The `feasible` and `primitive` statuses that an answer `status` (Sat or Unsat) to one
+/// question on `p` gives: the primitive question presumes a feasible pattern, a feasible UNSAT
+/// is UNSAT for both, and a feasible pattern of a smaller minimal period `pattern_period` leaves
+/// `primitive` to its own question.
+pub fn question_statuses(
+    primitive_question: bool,
+    status: Status,
+    pattern_period: Option<u64>,
+    p: u64,
+) -> (Status, Status) {
+    match (primitive_question, status) {
+        (true, s) => (Status::Sat, s),
+        (false, Status::Unsat) => (Status::Unsat, Status::Unsat),
+        (false, _) if pattern_period == Some(p) => (Status::Sat, Status::Sat),
+        (false, _) => (Status::Sat, Status::Timeout),
+    }
+}
+
 /// Minimal period of a cyclic pattern.
 pub fn minimal_period<T: PartialEq>(s: &[T]) -> usize {
     let p = s.len();
