@@ -24,116 +24,17 @@ struct Cli {
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Print or save G(0), ..., G(N-1) of a game.
-    Values {
-        /// Game code: .6, 0.137, 4.07, or `officers`.
-        game: String,
-        /// How many values (accepts 98304, 2^21, 1e6).
-        #[arg(long, short = 'n', value_parser = parse_count)]
-        count: u64,
-        #[arg(long, value_enum, default_value = "text")]
-        format: ValuesFormat,
-        /// Write here (atomically) instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Use the O(n^2) naive generator (the oracle) instead of the exact rare-value one.
-        #[arg(long)]
-        naive: bool,
-    },
+    Values(ValuesArgs),
     /// Print or save the rare table (position, value) found in the first N values.
-    Rares {
-        game: String,
-        #[arg(long, short = 'n', value_parser = parse_count)]
-        count: u64,
-        #[arg(long, value_enum, default_value = "tsv")]
-        format: TableFormat,
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Compare with this table (ours, JSON or mvr's format) instead of printing; exit 1 if they differ.
-        #[arg(long)]
-        check: Option<PathBuf>,
-    },
+    Rares(RaresArgs),
     /// Statistics of the first N values: histogram, largest value, losing positions, rare values.
-    Stats {
-        game: String,
-        #[arg(long, short = 'n', value_parser = parse_count)]
-        count: u64,
-        /// Print JSON (with the full histogram) instead of a text summary.
-        #[arg(long)]
-        json: bool,
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Stats(StatsArgs),
     /// Long run: speculative values, verified in parallel, rolled back if ever wrong, checkpointed.
-    Run {
-        game: String,
-        /// Compute G(0) .. G(N-1).
-        #[arg(long, value_parser = parse_count)]
-        to: u64,
-        /// Generator and verifier threads [default: all cores up to 4, then three in four].
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Do not verify: values past the exact prefix stay claims (reported as unverified).
-        #[arg(long)]
-        no_verify: bool,
-        /// Do not search for a period (to measure the search's cost).
-        #[arg(long)]
-        no_period: bool,
-        /// End the exact prefix here and speculate from it (default: as early as the rule allows).
-        #[arg(long, value_parser = parse_count)]
-        speculate_from: Option<u64>,
-        /// Values per generate-and-verify round.
-        #[arg(long, value_parser = parse_count, default_value = "2^18")]
-        chunk: u64,
-        /// Speculative block size (heaps per step of the threaded generator).
-        #[arg(long, default_value_t = grundy::values::speculative::DEFAULT_BLOCK)]
-        block: usize,
-        /// Save state here every --checkpoint-every seconds (and FILE.values beside it).
-        #[arg(long)]
-        checkpoint: Option<PathBuf>,
-        /// Continue the run saved in --checkpoint.
-        #[arg(long, requires = "checkpoint")]
-        resume: bool,
-        #[arg(long, default_value_t = 10.0)]
-        checkpoint_every: f64,
-        /// Write all values as a binary dump (see README) here.
-        #[arg(long)]
-        values_out: Option<PathBuf>,
-        /// Write the full report (statistics, rare table, rollbacks) as JSON here.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Values to keep in memory (2 bytes each); older verified values live only in the
-        /// checkpoint's FILE.values, or in a temporary file in --spill-dir.
-        #[arg(long, value_parser = parse_count, default_value = "2^26")]
-        memory: u64,
-        /// Where values beyond --memory go when there is no --checkpoint [default: $TMPDIR].
-        #[arg(long)]
-        spill_dir: Option<PathBuf>,
-    },
+    Run(RunArgs),
     /// Verify claimed values [FROM, TO) of a binary dump; writes a JSON verdict. Exit 1 if one is wrong.
-    Verify {
-        /// Binary values dump (grundy values/run --format bin) starting at heap 0.
-        #[arg(long)]
-        values: PathBuf,
-        #[arg(long, value_parser = parse_count)]
-        from: u64,
-        #[arg(long, value_parser = parse_count)]
-        to: u64,
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Write the verdict here (atomically) instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Verify(VerifyArgs),
     /// Find the period of a game from scratch and prove it (Guy-Smith); writes a JSON certificate.
-    Period {
-        game: String,
-        /// Give up after this many values (exit 1: no period proven).
-        #[arg(long, value_parser = parse_count, default_value = "2^26")]
-        max: u64,
-        /// Write the certificate here (atomically) instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    Period(PeriodArgs),
     /// Periods by SAT: `grundy sat GAME --periods A..B` decides each period (feasible, primitive)
     /// and merges the results into a JSON file; `export`, `excluded`, `check` below.
     #[command(args_conflicts_with_subcommands = true)]
@@ -167,6 +68,129 @@ enum Command {
         #[command(subcommand)]
         what: BenchKind,
     },
+}
+
+// The arguments of `values` above.
+#[derive(clap::Args, Debug)]
+struct ValuesArgs {
+    /// Game code: .6, 0.137, 4.07, or `officers`.
+    game: String,
+    /// How many values (accepts 98304, 2^21, 1e6).
+    #[arg(long, short = 'n', value_parser = parse_count)]
+    count: u64,
+    #[arg(long, value_enum, default_value = "text")]
+    format: ValuesFormat,
+    /// Write here (atomically) instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Use the O(n^2) naive generator (the oracle) instead of the exact rare-value one.
+    #[arg(long)]
+    naive: bool,
+}
+
+// The arguments of `rares` above.
+#[derive(clap::Args, Debug)]
+struct RaresArgs {
+    game: String,
+    #[arg(long, short = 'n', value_parser = parse_count)]
+    count: u64,
+    #[arg(long, value_enum, default_value = "tsv")]
+    format: TableFormat,
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Compare with this table (ours, JSON or mvr's format) instead of printing; exit 1 if they differ.
+    #[arg(long)]
+    check: Option<PathBuf>,
+}
+
+// The arguments of `stats` above.
+#[derive(clap::Args, Debug)]
+struct StatsArgs {
+    game: String,
+    #[arg(long, short = 'n', value_parser = parse_count)]
+    count: u64,
+    /// Print JSON (with the full histogram) instead of a text summary.
+    #[arg(long)]
+    json: bool,
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+// The arguments of `run` above.
+#[derive(clap::Args, Debug)]
+struct RunArgs {
+    game: String,
+    /// Compute G(0) .. G(N-1).
+    #[arg(long, value_parser = parse_count)]
+    to: u64,
+    /// Generator and verifier threads [default: all cores up to 4, then three in four].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Do not verify: values past the exact prefix stay claims (reported as unverified).
+    #[arg(long)]
+    no_verify: bool,
+    /// Do not search for a period (to measure the search's cost).
+    #[arg(long)]
+    no_period: bool,
+    /// End the exact prefix here and speculate from it (default: as early as the rule allows).
+    #[arg(long, value_parser = parse_count)]
+    speculate_from: Option<u64>,
+    /// Values per generate-and-verify round.
+    #[arg(long, value_parser = parse_count, default_value = "2^18")]
+    chunk: u64,
+    /// Speculative block size (heaps per step of the threaded generator).
+    #[arg(long, default_value_t = grundy::values::speculative::DEFAULT_BLOCK)]
+    block: usize,
+    /// Save state here every --checkpoint-every seconds (and FILE.values beside it).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// Continue the run saved in --checkpoint.
+    #[arg(long, requires = "checkpoint")]
+    resume: bool,
+    #[arg(long, default_value_t = 10.0)]
+    checkpoint_every: f64,
+    /// Write all values as a binary dump (see README) here.
+    #[arg(long)]
+    values_out: Option<PathBuf>,
+    /// Write the full report (statistics, rare table, rollbacks) as JSON here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Values to keep in memory (2 bytes each); older verified values live only in the
+    /// checkpoint's FILE.values, or in a temporary file in --spill-dir.
+    #[arg(long, value_parser = parse_count, default_value = "2^26")]
+    memory: u64,
+    /// Where values beyond --memory go when there is no --checkpoint [default: $TMPDIR].
+    #[arg(long)]
+    spill_dir: Option<PathBuf>,
+}
+
+// The arguments of `verify` above.
+#[derive(clap::Args, Debug)]
+struct VerifyArgs {
+    /// Binary values dump (grundy values/run --format bin) starting at heap 0.
+    #[arg(long)]
+    values: PathBuf,
+    #[arg(long, value_parser = parse_count)]
+    from: u64,
+    #[arg(long, value_parser = parse_count)]
+    to: u64,
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Write the verdict here (atomically) instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+// The arguments of `period` above.
+#[derive(clap::Args, Debug)]
+struct PeriodArgs {
+    game: String,
+    /// Give up after this many values (exit 1: no period proven).
+    #[arg(long, value_parser = parse_count, default_value = "2^26")]
+    max: u64,
+    /// Write the certificate here (atomically) instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -277,99 +301,13 @@ enum SatCommand {
     /// CaDiCaL per thread under a conflict budget, split when they outlast it. Resumable: the
     /// queue and the refuted share live in a ledger, saved atomically as it goes; an answer for
     /// the whole box is merged into the periods file.
-    Cubes {
-        #[command(flatten)]
-        ask: PeriodQuestion,
-        /// Solver threads, each its own CaDiCaL [default: the cores here].
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Conflicts a cube gets before it is split (2000: on a p = 27 cube, 28 s where 20000
-        /// refuted 0.023% in 600 s; see the README).
-        #[arg(long, default_value_t = 2000)]
-        conflicts: u32,
-        /// Pieces a split makes at most: the residue with the fewest live values is cut into
-        /// this many ranges with about as many live values each (256: one value a piece).
-        #[arg(long, default_value_t = 2)]
-        fanout: usize,
-        /// Learned clauses of at most this many literals go from each thread's solver to the
-        /// others (0: none).
-        #[arg(long, default_value_t = 0)]
-        share_len: usize,
-        /// Stop after this many seconds, leaving the rest open in the ledger [default: until
-        /// answered].
-        #[arg(long)]
-        timeout: Option<f64>,
-        /// Stop after this many solver calls (a job of fixed size, whatever the machine).
-        #[arg(long)]
-        calls: Option<u64>,
-        /// Start the campaign inside this cube ("0:12 1:40-47": residue:byte or
-        /// residue:lo-hi, bytes of compressed values): an experiment, or a share of the box for
-        /// one machine. Its UNSAT answers nothing about p and is not merged.
-        #[arg(long)]
-        within: Option<String>,
-        /// The ledger [default: results/<game>/cubes-p<P>-<feasible|primitive>.json]; an
-        /// existing one is continued.
-        #[arg(long)]
-        ledger: Option<PathBuf>,
-        /// Seconds between saves of the ledger (and progress lines in a log).
-        #[arg(long, default_value_t = 60.0)]
-        save_every: f64,
-        /// Deal the ledger's open cubes into K share ledgers beside it, for K jobs (each runs
-        /// this command with `--ledger SHARE`), and exit.
-        #[arg(long, conflicts_with = "gather")]
-        deal: Option<usize>,
-        /// Fold the shares dealt earlier (those not running now) back into the ledger, merge
-        /// an answer into the periods file, and exit.
-        #[arg(long)]
-        gather: bool,
-        /// With --gather: only the shares with nothing left open; the rest keep running.
-        #[arg(long, requires = "gather")]
-        finished_only: bool,
-        /// CaDiCaL's seed (0: its default).
-        #[arg(long, default_value_t = 0)]
-        seed: u32,
-        /// The periods file to merge an answer into [default: results/<game>/periods.json].
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[arg(long, value_parser = parse_count, default_value = "2^16")]
-        values: u64,
-    },
+    Cubes(CubesArgs),
     /// Value bounds on one question: "a pattern with every value below V?" for V = --from,
     /// --from + --step, ... up to --to (512: the question itself), each rung one CaDiCaL call. An
     /// UNSAT rung says every pattern has a value >= V; a pattern ends the ladder (and is merged
     /// into the periods file). Kept beside it as bounds-p<P>-<question>.json; a later run goes on
     /// above the highest refuted bound.
-    Bounds {
-        #[command(flatten)]
-        ask: PeriodQuestion,
-        /// The first bound (a true value).
-        #[arg(long, default_value_t = 64)]
-        from: u16,
-        /// The rise from one bound to the next.
-        #[arg(long, default_value_t = 32)]
-        step: u16,
-        /// The last bound, at most 512 (Riley's: the whole question).
-        #[arg(long, default_value_t = 512)]
-        to: u16,
-        /// Seconds a rung may take; the ladder stops at the first rung without an answer.
-        #[arg(long, default_value_t = 300.0)]
-        timeout: f64,
-        /// CaDiCaL's seed (0: its default; rungs with --proof-dir keep the default).
-        #[arg(long, default_value_t = 0)]
-        seed: u32,
-        /// Certify every UNSAT rung here: its CNF and a DRAT proof, checked at once when
-        /// GRUNDY_DRAT_CHECKER names a checker.
-        #[arg(long)]
-        proof_dir: Option<PathBuf>,
-        /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
-        #[arg(long)]
-        ladder: Option<PathBuf>,
-        /// The periods file [default: results/<game>/periods.json].
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[arg(long, value_parser = parse_count, default_value = "2^16")]
-        values: u64,
-    },
+    Bounds(BoundsArgs),
     /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
     Check {
         game: String,
@@ -378,6 +316,100 @@ enum SatCommand {
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
     },
+}
+
+// The arguments of `cubes` above.
+#[derive(clap::Args, Debug)]
+struct CubesArgs {
+    #[command(flatten)]
+    ask: PeriodQuestion,
+    /// Solver threads, each its own CaDiCaL [default: the cores here].
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Conflicts a cube gets before it is split (2000: on a p = 27 cube, 28 s where 20000
+    /// refuted 0.023% in 600 s; see the README).
+    #[arg(long, default_value_t = 2000)]
+    conflicts: u32,
+    /// Pieces a split makes at most: the residue with the fewest live values is cut into
+    /// this many ranges with about as many live values each (256: one value a piece).
+    #[arg(long, default_value_t = 2)]
+    fanout: usize,
+    /// Learned clauses of at most this many literals go from each thread's solver to the
+    /// others (0: none).
+    #[arg(long, default_value_t = 0)]
+    share_len: usize,
+    /// Stop after this many seconds, leaving the rest open in the ledger [default: until
+    /// answered].
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Stop after this many solver calls (a job of fixed size, whatever the machine).
+    #[arg(long)]
+    calls: Option<u64>,
+    /// Start the campaign inside this cube ("0:12 1:40-47": residue:byte or
+    /// residue:lo-hi, bytes of compressed values): an experiment, or a share of the box for
+    /// one machine. Its UNSAT answers nothing about p and is not merged.
+    #[arg(long)]
+    within: Option<String>,
+    /// The ledger [default: results/<game>/cubes-p<P>-<feasible|primitive>.json]; an
+    /// existing one is continued.
+    #[arg(long)]
+    ledger: Option<PathBuf>,
+    /// Seconds between saves of the ledger (and progress lines in a log).
+    #[arg(long, default_value_t = 60.0)]
+    save_every: f64,
+    /// Deal the ledger's open cubes into K share ledgers beside it, for K jobs (each runs
+    /// this command with `--ledger SHARE`), and exit.
+    #[arg(long, conflicts_with = "gather")]
+    deal: Option<usize>,
+    /// Fold the shares dealt earlier (those not running now) back into the ledger, merge
+    /// an answer into the periods file, and exit.
+    #[arg(long)]
+    gather: bool,
+    /// With --gather: only the shares with nothing left open; the rest keep running.
+    #[arg(long, requires = "gather")]
+    finished_only: bool,
+    /// CaDiCaL's seed (0: its default).
+    #[arg(long, default_value_t = 0)]
+    seed: u32,
+    /// The periods file to merge an answer into [default: results/<game>/periods.json].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long, value_parser = parse_count, default_value = "2^16")]
+    values: u64,
+}
+
+// The arguments of `bounds` above.
+#[derive(clap::Args, Debug)]
+struct BoundsArgs {
+    #[command(flatten)]
+    ask: PeriodQuestion,
+    /// The first bound (a true value).
+    #[arg(long, default_value_t = 64)]
+    from: u16,
+    /// The rise from one bound to the next.
+    #[arg(long, default_value_t = 32)]
+    step: u16,
+    /// The last bound, at most 512 (Riley's: the whole question).
+    #[arg(long, default_value_t = 512)]
+    to: u16,
+    /// Seconds a rung may take; the ladder stops at the first rung without an answer.
+    #[arg(long, default_value_t = 300.0)]
+    timeout: f64,
+    /// CaDiCaL's seed (0: its default; rungs with --proof-dir keep the default).
+    #[arg(long, default_value_t = 0)]
+    seed: u32,
+    /// Certify every UNSAT rung here: its CNF and a DRAT proof, checked at once when
+    /// GRUNDY_DRAT_CHECKER names a checker.
+    #[arg(long)]
+    proof_dir: Option<PathBuf>,
+    /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
+    #[arg(long)]
+    ladder: Option<PathBuf>,
+    /// The periods file [default: results/<game>/periods.json].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long, value_parser = parse_count, default_value = "2^16")]
+    values: u64,
 }
 
 #[derive(clap::Args, Debug)]
@@ -428,100 +460,112 @@ struct PeriodQuestion {
 enum SlurmCommand {
     /// Deal a cube campaign (`grundy sat cubes`) into --shares share ledgers, one task each;
     /// `grundy merge DIR` gathers the finished ones back. Run again to continue the others.
-    Cubes {
-        #[command(flatten)]
-        ask: PeriodQuestion,
-        /// Shares to deal, one task each (at the first submission; later ones reuse the plan).
-        #[arg(long)]
-        shares: usize,
-        /// Conflicts a cube gets (see grundy sat cubes --conflicts).
-        #[arg(long, default_value_t = 2000)]
-        conflicts: u32,
-        /// Pieces a split makes at most (see grundy sat cubes --fanout).
-        #[arg(long, default_value_t = 2)]
-        fanout: usize,
-        /// Seconds a task runs before it saves and stops: a little under the job's --time
-        /// (SIGTERM at the time limit saves too) [default: until its share is done].
-        #[arg(long)]
-        timeout: Option<f64>,
-        /// Solver calls a task makes at most before it saves and stops (a task of fixed size).
-        #[arg(long)]
-        calls: Option<u64>,
-        /// The campaign's ledger [default: results/<game>/cubes-p<P>-<question>.json].
-        #[arg(long)]
-        ledger: Option<PathBuf>,
-        /// The periods file [default: results/<game>/periods.json].
-        #[arg(long)]
-        out: Option<PathBuf>,
-        #[arg(long, value_parser = parse_count, default_value = "2^16")]
-        values: u64,
-        #[command(flatten)]
-        submit: SubmitArgs,
-    },
+    Cubes(SlurmCubesArgs),
     /// Verify a binary values dump in --shards intervals, one task each.
-    Verify {
-        #[arg(long)]
-        values: PathBuf,
-        #[arg(long)]
-        shards: usize,
-        /// First heap to check [default: 0].
-        #[arg(long, value_parser = parse_count)]
-        from: Option<u64>,
-        /// End of the range [default: the end of the dump].
-        #[arg(long, value_parser = parse_count)]
-        to: Option<u64>,
-        #[command(flatten)]
-        submit: SubmitArgs,
-    },
+    Verify(SlurmVerifyArgs),
     /// Decide periods A..B, one task per p (each a `grundy sat GAME --periods p..p`).
-    Sat {
-        game: String,
-        #[arg(long)]
-        periods: String,
-        #[arg(long, value_enum, default_value = "cadical")]
-        solver: grundy::sat::solve::SolverKind,
-        #[arg(long, default_value_t = 300.0)]
-        timeout: f64,
-        /// Seconds of local search beside each solver call (see grundy sat --local).
-        #[arg(long)]
-        local_search: Option<f64>,
-        /// Threads of local search per task (see grundy sat --local-threads).
-        #[arg(long, default_value_t = 1)]
-        local_threads: usize,
-        /// Rotation symmetry breaking in every task (see grundy sat --break-rotation).
-        #[arg(long)]
-        break_rotation: bool,
-        /// CaDiCaL copies per task (see grundy sat --portfolio); give --cpus-per-task for these
-        /// and the local search threads together.
-        #[arg(long, default_value_t = 1)]
-        portfolio: usize,
-        /// CaDiCaL alone in every task (see grundy sat --no-neighbourhoods).
-        #[arg(long)]
-        no_neighbourhoods: bool,
-        /// Learned clauses carried across tasks in this shared folder (see grundy sat --lemmas).
-        #[arg(long, value_name = "DIR")]
-        lemmas: Option<PathBuf>,
-        /// With --lemmas: each task also saves its file this often (a task killed outright,
-        /// past Slurm's grace time or with its node, keeps what it learned until then).
-        #[arg(long, value_name = "SECS", default_value_t = 600.0)]
-        lemmas_every: f64,
-        /// Run seeds A..B: one task per period and seed (see grundy sat --seed), so that an open
-        /// period's search spreads over the array; `grundy merge` keeps every undecided run.
-        #[arg(long, default_value = "0..0")]
-        seeds: String,
-        /// Submit only the tasks of periods that are still open: not decided in the periods file
-        /// (--periods-file) nor by a verdict of this work folder. The plan keeps every period, so
-        /// the same command, run again after `grundy merge`, submits what is left.
-        #[arg(long)]
-        open_only: bool,
-        /// With --open-only: the periods file to read [default: results/<game>/periods.json].
-        #[arg(long, requires = "open_only")]
-        periods_file: Option<PathBuf>,
-        #[arg(long, value_parser = parse_count, default_value = "2^16")]
-        values: u64,
-        #[command(flatten)]
-        submit: SubmitArgs,
-    },
+    Sat(SlurmSatArgs),
+}
+
+// The arguments of `cubes` above.
+#[derive(clap::Args, Debug)]
+struct SlurmCubesArgs {
+    #[command(flatten)]
+    ask: PeriodQuestion,
+    /// Shares to deal, one task each (at the first submission; later ones reuse the plan).
+    #[arg(long)]
+    shares: usize,
+    /// Conflicts a cube gets (see grundy sat cubes --conflicts).
+    #[arg(long, default_value_t = 2000)]
+    conflicts: u32,
+    /// Pieces a split makes at most (see grundy sat cubes --fanout).
+    #[arg(long, default_value_t = 2)]
+    fanout: usize,
+    /// Seconds a task runs before it saves and stops: a little under the job's --time
+    /// (SIGTERM at the time limit saves too) [default: until its share is done].
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Solver calls a task makes at most before it saves and stops (a task of fixed size).
+    #[arg(long)]
+    calls: Option<u64>,
+    /// The campaign's ledger [default: results/<game>/cubes-p<P>-<question>.json].
+    #[arg(long)]
+    ledger: Option<PathBuf>,
+    /// The periods file [default: results/<game>/periods.json].
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[arg(long, value_parser = parse_count, default_value = "2^16")]
+    values: u64,
+    #[command(flatten)]
+    submit: SubmitArgs,
+}
+
+// The arguments of `verify` above.
+#[derive(clap::Args, Debug)]
+struct SlurmVerifyArgs {
+    #[arg(long)]
+    values: PathBuf,
+    #[arg(long)]
+    shards: usize,
+    /// First heap to check [default: 0].
+    #[arg(long, value_parser = parse_count)]
+    from: Option<u64>,
+    /// End of the range [default: the end of the dump].
+    #[arg(long, value_parser = parse_count)]
+    to: Option<u64>,
+    #[command(flatten)]
+    submit: SubmitArgs,
+}
+
+// The arguments of `sat` above.
+#[derive(clap::Args, Debug)]
+struct SlurmSatArgs {
+    game: String,
+    #[arg(long)]
+    periods: String,
+    #[arg(long, value_enum, default_value = "cadical")]
+    solver: grundy::sat::solve::SolverKind,
+    #[arg(long, default_value_t = 300.0)]
+    timeout: f64,
+    /// Seconds of local search beside each solver call (see grundy sat --local).
+    #[arg(long)]
+    local_search: Option<f64>,
+    /// Threads of local search per task (see grundy sat --local-threads).
+    #[arg(long, default_value_t = 1)]
+    local_threads: usize,
+    /// Rotation symmetry breaking in every task (see grundy sat --break-rotation).
+    #[arg(long)]
+    break_rotation: bool,
+    /// CaDiCaL copies per task (see grundy sat --portfolio); give --cpus-per-task for these
+    /// and the local search threads together.
+    #[arg(long, default_value_t = 1)]
+    portfolio: usize,
+    /// CaDiCaL alone in every task (see grundy sat --no-neighbourhoods).
+    #[arg(long)]
+    no_neighbourhoods: bool,
+    /// Learned clauses carried across tasks in this shared folder (see grundy sat --lemmas).
+    #[arg(long, value_name = "DIR")]
+    lemmas: Option<PathBuf>,
+    /// With --lemmas: each task also saves its file this often (a task killed outright,
+    /// past Slurm's grace time or with its node, keeps what it learned until then).
+    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
+    lemmas_every: f64,
+    /// Run seeds A..B: one task per period and seed (see grundy sat --seed), so that an open
+    /// period's search spreads over the array; `grundy merge` keeps every undecided run.
+    #[arg(long, default_value = "0..0")]
+    seeds: String,
+    /// Submit only the tasks of periods that are still open: not decided in the periods file
+    /// (--periods-file) nor by a verdict of this work folder. The plan keeps every period, so
+    /// the same command, run again after `grundy merge`, submits what is left.
+    #[arg(long)]
+    open_only: bool,
+    /// With --open-only: the periods file to read [default: results/<game>/periods.json].
+    #[arg(long, requires = "open_only")]
+    periods_file: Option<PathBuf>,
+    #[arg(long, value_parser = parse_count, default_value = "2^16")]
+    values: u64,
+    #[command(flatten)]
+    submit: SubmitArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -575,53 +619,65 @@ enum PlotKind {
 enum BenchKind {
     /// Speculative generator on Officers against `run.sh speculative N`, thread scaling, and the
     /// verifier per core against `run.sh rare_value`.
-    Speculative {
-        #[arg(long, short = 'n', value_parser = parse_count, default_value = "2^24")]
-        count: u64,
-        /// Thread counts to measure.
-        #[arg(long, value_delimiter = ',', default_value = "1,2")]
-        threads: Vec<usize>,
-        /// Take the best of this many runs of each (shared machines are noisy).
-        #[arg(long, default_value_t = 3)]
-        repeat: usize,
-        /// Values for the verifier comparison.
-        #[arg(long, value_parser = parse_count, default_value = "2^20")]
-        verify_count: u64,
-        #[arg(long, default_value = "../shared/bench/run.sh")]
-        baseline: PathBuf,
-        #[arg(long)]
-        json: Option<PathBuf>,
-    },
+    Speculative(BenchSpeculativeArgs),
     /// SAT periods from scratch against Riley's published statuses (the tests stop at 12).
-    Sat {
-        #[arg(long, default_value = "13..20")]
-        periods: String,
-        #[arg(long, value_enum, default_value = "cadical")]
-        solver: grundy::sat::solve::SolverKind,
-        #[arg(long, default_value_t = 60.0)]
-        timeout: f64,
-        /// Periods decided at once; each takes two threads (local search beside the solver).
-        #[arg(long, default_value_t = 1)]
-        jobs: usize,
-        #[arg(
-            long,
-            default_value = "../shared/reference/mvr_sat_feasible_period_patterns.txt"
-        )]
-        reference: PathBuf,
-        #[arg(long)]
-        json: Option<PathBuf>,
-    },
+    Sat(BenchSatArgs),
     /// Exact generator on Officers against `run.sh rare_value N`.
-    Exact {
-        #[arg(long, short = 'n', value_parser = parse_count, default_value = "2^21")]
-        count: u64,
-        /// The baselines' run.sh.
-        #[arg(long, default_value = "../shared/bench/run.sh")]
-        baseline: PathBuf,
-        /// Also write the comparison as JSON here.
-        #[arg(long)]
-        json: Option<PathBuf>,
-    },
+    Exact(BenchExactArgs),
+}
+
+// The arguments of `speculative` above.
+#[derive(clap::Args, Debug)]
+struct BenchSpeculativeArgs {
+    #[arg(long, short = 'n', value_parser = parse_count, default_value = "2^24")]
+    count: u64,
+    /// Thread counts to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1,2")]
+    threads: Vec<usize>,
+    /// Take the best of this many runs of each (shared machines are noisy).
+    #[arg(long, default_value_t = 3)]
+    repeat: usize,
+    /// Values for the verifier comparison.
+    #[arg(long, value_parser = parse_count, default_value = "2^20")]
+    verify_count: u64,
+    #[arg(long, default_value = "../shared/bench/run.sh")]
+    baseline: PathBuf,
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+// The arguments of `sat` above.
+#[derive(clap::Args, Debug)]
+struct BenchSatArgs {
+    #[arg(long, default_value = "13..20")]
+    periods: String,
+    #[arg(long, value_enum, default_value = "cadical")]
+    solver: grundy::sat::solve::SolverKind,
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Periods decided at once; each takes two threads (local search beside the solver).
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    #[arg(
+        long,
+        default_value = "../shared/reference/mvr_sat_feasible_period_patterns.txt"
+    )]
+    reference: PathBuf,
+    #[arg(long)]
+    json: Option<PathBuf>,
+}
+
+// The arguments of `exact` above.
+#[derive(clap::Args, Debug)]
+struct BenchExactArgs {
+    #[arg(long, short = 'n', value_parser = parse_count, default_value = "2^21")]
+    count: u64,
+    /// The baselines' run.sh.
+    #[arg(long, default_value = "../shared/bench/run.sh")]
+    baseline: PathBuf,
+    /// Also write the comparison as JSON here.
+    #[arg(long)]
+    json: Option<PathBuf>,
 }
 
 /// Parses a count: `98304`, `2^21`, `1e6`, `1_000_000`.
@@ -686,12 +742,12 @@ fn positive_seconds(flag: &str, secs: f64) -> Result<std::time::Duration> {
 fn run(cli: Cli) -> Result<ExitCode> {
     use commands::{bench, plot, sat, slurm, values};
     match cli.command {
-        what @ Command::Values { .. } => values::run_values(what),
-        what @ Command::Rares { .. } => values::run_rares(what),
-        what @ Command::Stats { .. } => values::run_stats(what),
-        what @ Command::Run { .. } => values::run_long(what),
-        what @ Command::Verify { .. } => values::run_verify(what),
-        what @ Command::Period { .. } => values::run_period(what),
+        Command::Values(args) => values::run_values(args),
+        Command::Rares(args) => values::run_rares(args),
+        Command::Stats(args) => values::run_stats(args),
+        Command::Run(args) => values::run_long(args),
+        Command::Verify(args) => values::run_verify(args),
+        Command::Period(args) => values::run_period(args),
         Command::Sat {
             what: Some(what), ..
         } => sat::run_sat(what),
@@ -700,9 +756,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Slurm { what } => slurm::run_slurm(what).map(|()| ExitCode::SUCCESS),
         Command::Merge { dir, out } => slurm::run_merge(&dir, out.as_deref()),
         Command::Bench { what } => match what {
-            what @ BenchKind::Speculative { .. } => bench::bench_speculative(what),
-            what @ BenchKind::Sat { .. } => bench::bench_sat(what),
-            what @ BenchKind::Exact { .. } => bench::bench_exact(what),
+            BenchKind::Speculative(args) => bench::bench_speculative(args),
+            BenchKind::Sat(args) => bench::bench_sat(args),
+            BenchKind::Exact(args) => bench::bench_exact(args),
         },
     }
 }

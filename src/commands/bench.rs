@@ -7,21 +7,18 @@ use grundy::io::write_output;
 use grundy::values::exact_prefix;
 use grundy::{Game, bench};
 
-use crate::{BenchKind, parse_periods};
+use crate::{BenchExactArgs, BenchSatArgs, BenchSpeculativeArgs, parse_periods};
 
 /// `grundy bench speculative`: generator and verifier against the C baselines, timed in the same run.
-pub(crate) fn bench_speculative(what: BenchKind) -> Result<ExitCode> {
-    let BenchKind::Speculative {
+pub(crate) fn bench_speculative(args: BenchSpeculativeArgs) -> Result<ExitCode> {
+    let BenchSpeculativeArgs {
         count,
         threads,
         repeat,
         verify_count,
         baseline,
         json,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let officers = Game::officers();
     let block = grundy::values::speculative::DEFAULT_BLOCK;
     let single = bench::best_of(repeat, || {
@@ -63,18 +60,15 @@ pub(crate) fn bench_speculative(what: BenchKind) -> Result<ExitCode> {
 }
 
 /// `grundy bench sat`: Officers periods decided from scratch, against Riley's list.
-pub(crate) fn bench_sat(what: BenchKind) -> Result<ExitCode> {
-    let BenchKind::Sat {
+pub(crate) fn bench_sat(args: BenchSatArgs) -> Result<ExitCode> {
+    let BenchSatArgs {
         periods,
         solver,
         timeout,
         jobs,
         reference,
         json,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     use grundy::sat::periods::{PeriodsFile, Problem, decide_all};
     let range = parse_periods(&periods)?;
     let text = std::fs::read_to_string(&reference)
@@ -109,15 +103,12 @@ pub(crate) fn bench_sat(what: BenchKind) -> Result<ExitCode> {
 }
 
 /// `grundy bench exact`: the exact generator against the C `rare_value` baseline.
-pub(crate) fn bench_exact(what: BenchKind) -> Result<ExitCode> {
-    let BenchKind::Exact {
+pub(crate) fn bench_exact(args: BenchExactArgs) -> Result<ExitCode> {
+    let BenchExactArgs {
         count,
         baseline,
         json,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let ours = bench::time_exact(&Game::officers(), count)?;
     let base = bench::run_baseline(&baseline, "rare_value", count)?;
     let comparison = bench::Comparison::new(ours, base);

@@ -9,11 +9,11 @@ use anyhow::{Result, bail};
 use grundy::sat::bounds::{Climb, Ladder, RungAnswer, WHOLE_QUESTION, climb, rung_units};
 
 use super::question::Question;
-use crate::{SatCommand, positive_seconds};
+use crate::{BoundsArgs, positive_seconds};
 
 /// `grundy sat bounds`: climbs the rungs not refuted yet, saving the ladder after each.
-pub(crate) fn run_sat_bounds(what: SatCommand) -> Result<ExitCode> {
-    let SatCommand::Bounds {
+pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
+    let BoundsArgs {
         ask,
         from,
         step,
@@ -24,10 +24,7 @@ pub(crate) fn run_sat_bounds(what: SatCommand) -> Result<ExitCode> {
         ladder,
         out,
         values,
-    } = what
-    else {
-        unreachable!("called for sat bounds only")
-    };
+    } = args;
     if step == 0 {
         bail!("--step must be at least 1");
     }

@@ -12,11 +12,11 @@ use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
 
 use super::question::Question;
 use super::slurm::question_flags;
-use crate::{PeriodQuestion, SatCommand};
+use crate::{CubesArgs, PeriodQuestion};
 
 /// `grundy sat cubes`: a cube-and-conquer campaign on one question, continued from its ledger.
-pub(crate) fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
-    let SatCommand::Cubes {
+pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
+    let CubesArgs {
         ask,
         threads,
         conflicts,
@@ -33,10 +33,7 @@ pub(crate) fn run_sat_cubes(what: SatCommand) -> Result<ExitCode> {
         seed,
         out,
         values,
-    } = what
-    else {
-        unreachable!("called for sat cubes only")
-    };
+    } = args;
     if conflicts == 0 || conflicts > i32::MAX as u32 {
         bail!("--conflicts must be between 1 and {}", i32::MAX);
     }

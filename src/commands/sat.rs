@@ -17,6 +17,11 @@ use crate::{SatCommand, SatSolveArgs, parse_game, parse_periods, positive_second
 /// `grundy sat ...`: the exact prefix gives the rare table, the space and the losing positions.
 pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
     use grundy::sat::{exclusions::excluded_by, witness::check_pattern};
+    let what = match what {
+        SatCommand::Cubes(args) => return run_sat_cubes(args),
+        SatCommand::Bounds(args) => return super::bounds::run_sat_bounds(args),
+        what => what,
+    };
     let (game, values) = match &what {
         SatCommand::Export { game, values, .. }
         | SatCommand::Excluded { game, values, .. }
@@ -24,8 +29,7 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
         SatCommand::Summary { game, out } => {
             return run_sat_summary(game.as_deref(), out.as_deref());
         }
-        SatCommand::Cubes { .. } => return run_sat_cubes(what),
-        SatCommand::Bounds { .. } => return super::bounds::run_sat_bounds(what),
+        SatCommand::Cubes(_) | SatCommand::Bounds(_) => unreachable!("answered above"),
     };
     let prefix = exact_prefix(&game, values as usize)?;
     let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
@@ -70,7 +74,7 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
                 }
             }
         }
-        SatCommand::Summary { .. } | SatCommand::Cubes { .. } | SatCommand::Bounds { .. } => {
+        SatCommand::Summary { .. } | SatCommand::Cubes(_) | SatCommand::Bounds(_) => {
             unreachable!("answered above")
         }
         SatCommand::Check { pattern, .. } => {

@@ -9,8 +9,8 @@ use grundy::cluster::{Manifest, SubmitOptions, array_spec};
 use super::sat::period_line;
 use super::values::{check_interval, dump_from_zero};
 use crate::{
-    PeriodQuestion, SlurmCommand, SubmitArgs, parse_game, parse_periods, parse_seeds,
-    positive_seconds, run_args,
+    PeriodQuestion, SlurmCommand, SlurmCubesArgs, SlurmSatArgs, SlurmVerifyArgs, SubmitArgs,
+    parse_game, parse_periods, parse_seeds, positive_seconds, run_args,
 };
 
 /// With `slurm sat --open-only`: the periods file and the periods it decides.
@@ -20,15 +20,15 @@ type Decided = Option<(PathBuf, Vec<u64>)>;
 /// write what is left to do.
 pub(crate) fn run_slurm(what: SlurmCommand) -> Result<()> {
     let (manifest, submit, decided) = match what {
-        what @ SlurmCommand::Cubes { .. } => {
-            let (m, submit) = plan_cubes(what)?;
+        SlurmCommand::Cubes(args) => {
+            let (m, submit) = plan_cubes(args)?;
             (m, submit, None)
         }
-        what @ SlurmCommand::Verify { .. } => {
-            let (m, submit) = plan_verify(what)?;
+        SlurmCommand::Verify(args) => {
+            let (m, submit) = plan_verify(args)?;
             (m, submit, None)
         }
-        what @ SlurmCommand::Sat { .. } => plan_sat(what)?,
+        SlurmCommand::Sat(args) => plan_sat(args)?,
     };
     submit_plan(manifest, &submit, decided)
 }
@@ -91,17 +91,14 @@ fn submit_plan(manifest: Manifest, submit: &SubmitArgs, decided: Decided) -> Res
 }
 
 /// `grundy slurm verify`: a plan of `--shards` intervals of the dump, one task each.
-fn plan_verify(what: SlurmCommand) -> Result<(Manifest, SubmitArgs)> {
-    let SlurmCommand::Verify {
+fn plan_verify(args: SlurmVerifyArgs) -> Result<(Manifest, SubmitArgs)> {
+    let SlurmVerifyArgs {
         values,
         shards,
         from,
         to,
         submit,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let dump = dump_from_zero(&values)?;
     let len = dump.values.len() as u64;
     let (from, to) = (from.unwrap_or(0), to.unwrap_or(len));
@@ -128,8 +125,8 @@ fn plan_verify(what: SlurmCommand) -> Result<(Manifest, SubmitArgs)> {
 
 /// `grundy slurm sat`: a plan of one task per period and seed, each a `grundy sat` run with the
 /// options given here; with `--open-only` also the periods file and the periods it decides.
-fn plan_sat(what: SlurmCommand) -> Result<(Manifest, SubmitArgs, Decided)> {
-    let SlurmCommand::Sat {
+fn plan_sat(args: SlurmSatArgs) -> Result<(Manifest, SubmitArgs, Decided)> {
+    let SlurmSatArgs {
         game,
         periods,
         solver,
@@ -146,10 +143,7 @@ fn plan_sat(what: SlurmCommand) -> Result<(Manifest, SubmitArgs, Decided)> {
         open_only,
         periods_file,
         submit,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let mut decided = None;
     let game = parse_game(&game)?;
     let range = parse_periods(&periods)?;
@@ -225,10 +219,10 @@ pub(crate) fn question_flags(
 
 /// `grundy slurm cubes`: the plan of the work folder if it has one (the shares dealt then), or a
 /// new deal of the campaign's open cubes, made by `grundy sat cubes --deal` itself.
-fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitArgs)> {
+fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, SubmitArgs)> {
     use grundy::cluster::{Manifest, Work};
     use grundy::sat::cubes::Ledger;
-    let SlurmCommand::Cubes {
+    let SlurmCubesArgs {
         ask:
             PeriodQuestion {
                 game,
@@ -245,10 +239,7 @@ fn plan_cubes(what: SlurmCommand) -> Result<(grundy::cluster::Manifest, SubmitAr
         out,
         values,
         submit,
-    } = what
-    else {
-        unreachable!("called for slurm cubes only")
-    };
+    } = args;
     let game = parse_game(&game)?;
     if shares == 0 {
         bail!("--shares must be at least 1");

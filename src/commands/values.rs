@@ -11,20 +11,19 @@ use grundy::stats::Stats;
 use grundy::values::verify::verify_interval;
 use grundy::values::{exact_prefix, naive_values};
 
-use crate::{Command, parse_game, positive_seconds};
+use crate::{
+    PeriodArgs, RaresArgs, RunArgs, StatsArgs, ValuesArgs, VerifyArgs, parse_game, positive_seconds,
+};
 
 /// `grundy values`: G(0), ..., G(N-1), exact (or naive) values.
-pub(crate) fn run_values(what: Command) -> Result<ExitCode> {
-    let Command::Values {
+pub(crate) fn run_values(args: ValuesArgs) -> Result<ExitCode> {
+    let ValuesArgs {
         game,
         count,
         format,
         out,
         naive,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let game = parse_game(&game)?;
     let values = if naive {
         naive_values(&game, count as usize)?
@@ -42,17 +41,14 @@ pub(crate) fn run_values(what: Command) -> Result<ExitCode> {
 }
 
 /// `grundy rares`: the rare table of the exact prefix, printed or compared with another.
-pub(crate) fn run_rares(what: Command) -> Result<ExitCode> {
-    let Command::Rares {
+pub(crate) fn run_rares(args: RaresArgs) -> Result<ExitCode> {
+    let RaresArgs {
         game,
         count,
         format,
         out,
         check,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let game = parse_game(&game)?;
     let table = RareTable::from_generator(&exact_prefix(&game, count as usize)?);
     if let Some(path) = check {
@@ -78,16 +74,13 @@ pub(crate) fn run_rares(what: Command) -> Result<ExitCode> {
 }
 
 /// `grundy stats`: statistics of the exact prefix.
-pub(crate) fn run_stats(what: Command) -> Result<ExitCode> {
-    let Command::Stats {
+pub(crate) fn run_stats(args: StatsArgs) -> Result<ExitCode> {
+    let StatsArgs {
         game,
         count,
         json,
         out,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let game = parse_game(&game)?;
     let generator = exact_prefix(&game, count as usize)?;
     let stats = Stats::from_values(&game, generator.values(), generator.space());
@@ -101,8 +94,8 @@ pub(crate) fn run_stats(what: Command) -> Result<ExitCode> {
 }
 
 /// `grundy run`: the long run (speculative values, verified, checkpointed), its report and dumps.
-pub(crate) fn run_long(what: Command) -> Result<ExitCode> {
-    let Command::Run {
+pub(crate) fn run_long(args: RunArgs) -> Result<ExitCode> {
+    let RunArgs {
         game,
         to,
         threads,
@@ -118,10 +111,7 @@ pub(crate) fn run_long(what: Command) -> Result<ExitCode> {
         no_period,
         memory,
         spill_dir,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let game = parse_game(&game)?;
     positive_seconds("--checkpoint-every", checkpoint_every)?;
     let mut config = RunConfig::new(game.clone(), to);
@@ -173,17 +163,14 @@ pub(crate) fn run_long(what: Command) -> Result<ExitCode> {
 }
 
 /// `grundy verify`: one interval of a dump checked with the exact rule; exit 1 if a claim is wrong.
-pub(crate) fn run_verify(what: Command) -> Result<ExitCode> {
-    let Command::Verify {
+pub(crate) fn run_verify(args: VerifyArgs) -> Result<ExitCode> {
+    let VerifyArgs {
         values,
         from,
         to,
         threads,
         out,
-    } = what
-    else {
-        unreachable!("called for its own command only")
-    };
+    } = args;
     let dump = dump_from_zero(&values)?;
     check_interval(from, to, dump.values.len() as u64)?;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -199,10 +186,8 @@ pub(crate) fn run_verify(what: Command) -> Result<ExitCode> {
 }
 
 /// `grundy period`: a proven period of the exact values, or exit 1.
-pub(crate) fn run_period(what: Command) -> Result<ExitCode> {
-    let Command::Period { game, max, out } = what else {
-        unreachable!("called for its own command only")
-    };
+pub(crate) fn run_period(args: PeriodArgs) -> Result<ExitCode> {
+    let PeriodArgs { game, max, out } = args;
     let game = parse_game(&game)?;
     let mut progress = Progress::new(max, "period");
     let outcome = grundy::period::find_period(&game, max, &mut |n| progress.set(n))?;
