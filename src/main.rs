@@ -195,24 +195,15 @@ struct PeriodArgs {
 
 #[derive(clap::Args, Debug)]
 struct SatSolveArgs {
+    #[command(flatten)]
+    solve: SolverArgs,
     game: Option<String>,
     /// Inclusive range of periods, e.g. 1..40.
     #[arg(long)]
     periods: Option<String>,
-    #[arg(long, value_enum, default_value = "cadical")]
-    solver: grundy::sat::solve::SolverKind,
-    /// Seconds per solver call (CaDiCaL and splr; varisat cannot be stopped).
-    #[arg(long, default_value_t = 300.0)]
-    timeout: f64,
     /// Periods decided at once.
     #[arg(long, default_value_t = 1)]
     jobs: usize,
-    /// Seconds of local search beside each solver call (0: none) [default: --timeout].
-    #[arg(long)]
-    local: Option<f64>,
-    /// Threads of local search beside the solver, each with its own seed.
-    #[arg(long, default_value_t = 1)]
-    local_threads: usize,
     /// Run seed for the local search and CaDiCaL. 0 repeats the default run; give another to
     /// search an open period afresh (the JSON keeps each run that decided nothing under `earlier`).
     #[arg(long, default_value_t = 0)]
@@ -228,13 +219,32 @@ struct SatSolveArgs {
     /// With --all: stop after this many rotation classes.
     #[arg(long, default_value_t = 100_000)]
     limit: usize,
-    /// Break rotation symmetry (s[0] is a smallest value of the pattern).
-    #[arg(long)]
-    break_rotation: bool,
     /// Write a certificate for every UNSAT answer here: the CNF and a DRAT proof (cadical) or a
     /// varisat proof, checked at once by varisat-checker (varisat).
     #[arg(long)]
     proof_dir: Option<PathBuf>,
+    /// Merge the results into this JSON file [default: results/<game>/periods.json].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// How `grundy sat` runs a question, and so every task of `grundy slurm sat`.
+#[derive(clap::Args, Debug)]
+struct SolverArgs {
+    #[arg(long, value_enum, default_value = "cadical")]
+    solver: grundy::sat::solve::SolverKind,
+    /// Seconds per solver call (CaDiCaL and splr; varisat cannot be stopped).
+    #[arg(long, default_value_t = 300.0)]
+    timeout: f64,
+    /// Seconds of local search beside each solver call (0: none) [default: --timeout].
+    #[arg(long)]
+    local: Option<f64>,
+    /// Threads of local search beside the solver, each with its own seed.
+    #[arg(long, default_value_t = 1)]
+    local_threads: usize,
+    /// Break rotation symmetry (s[0] is a smallest value of the pattern).
+    #[arg(long)]
+    break_rotation: bool,
     /// Run this many CaDiCaL copies (different seeds and presets) per solver call; the first
     /// answer wins. 1: one solver.
     #[arg(long, default_value_t = 1)]
@@ -252,9 +262,6 @@ struct SatSolveArgs {
     /// outright (SIGKILL, a lost machine) loses at most this much learning.
     #[arg(long, value_name = "SECS", default_value_t = 600.0)]
     lemmas_every: f64,
-    /// Merge the results into this JSON file [default: results/<game>/periods.json].
-    #[arg(long)]
-    out: Option<PathBuf>,
     /// Values computed exactly for the rare table and the losing positions.
     #[arg(long, value_parser = parse_count, default_value = "2^16")]
     values: u64,
@@ -523,33 +530,10 @@ struct SlurmSatArgs {
     game: String,
     #[arg(long)]
     periods: String,
-    #[arg(long, value_enum, default_value = "cadical")]
-    solver: grundy::sat::solve::SolverKind,
-    #[arg(long, default_value_t = 300.0)]
-    timeout: f64,
-    /// Seconds of local search beside each solver call (see grundy sat --local).
-    #[arg(long)]
-    local_search: Option<f64>,
-    /// Threads of local search per task (see grundy sat --local-threads).
-    #[arg(long, default_value_t = 1)]
-    local_threads: usize,
-    /// Rotation symmetry breaking in every task (see grundy sat --break-rotation).
-    #[arg(long)]
-    break_rotation: bool,
-    /// CaDiCaL copies per task (see grundy sat --portfolio); give --cpus-per-task for these
-    /// and the local search threads together.
-    #[arg(long, default_value_t = 1)]
-    portfolio: usize,
-    /// CaDiCaL alone in every task (see grundy sat --no-neighbourhoods).
-    #[arg(long)]
-    no_neighbourhoods: bool,
-    /// Learned clauses carried across tasks in this shared folder (see grundy sat --lemmas).
-    #[arg(long, value_name = "DIR")]
-    lemmas: Option<PathBuf>,
-    /// With --lemmas: each task also saves its file this often (a task killed outright,
-    /// past Slurm's grace time or with its node, keeps what it learned until then).
-    #[arg(long, value_name = "SECS", default_value_t = 600.0)]
-    lemmas_every: f64,
+    /// How each task runs its question (the options of grundy sat; give --cpus-per-task for
+    /// a portfolio and the local search threads together).
+    #[command(flatten)]
+    solve: SolverArgs,
     /// Run seeds A..B: one task per period and seed (see grundy sat --seed), so that an open
     /// period's search spreads over the array; `grundy merge` keeps every undecided run.
     #[arg(long, default_value = "0..0")]
@@ -562,8 +546,6 @@ struct SlurmSatArgs {
     /// With --open-only: the periods file to read [default: results/<game>/periods.json].
     #[arg(long, requires = "open_only")]
     periods_file: Option<PathBuf>,
-    #[arg(long, value_parser = parse_count, default_value = "2^16")]
-    values: u64,
     #[command(flatten)]
     submit: SubmitArgs,
 }

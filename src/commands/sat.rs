@@ -232,14 +232,14 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     };
     let game = parse_game(game)?;
     let range = parse_periods(periods)?;
-    let timeout = positive_seconds("--timeout", args.timeout)?;
-    let lemma_every = positive_seconds("--lemmas-every", args.lemmas_every)?;
-    if args.lemmas.is_some() && args.proof_dir.is_some() {
+    let timeout = positive_seconds("--timeout", args.solve.timeout)?;
+    let lemma_every = positive_seconds("--lemmas-every", args.solve.lemmas_every)?;
+    if args.solve.lemmas.is_some() && args.proof_dir.is_some() {
         bail!(
             "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
         );
     }
-    for dir in [&args.proof_dir, &args.lemmas].into_iter().flatten() {
+    for dir in [&args.proof_dir, &args.solve.lemmas].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     if args.all && range.start() != range.end() {
@@ -254,7 +254,7 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         false => PeriodsFile::default_path(&game),
     });
     grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
-    let prefix = exact_prefix(&game, args.values as usize)?;
+    let prefix = exact_prefix(&game, args.solve.values as usize)?;
     let problem = problem_from(&args, &prefix, lemma_every);
     if args.all {
         return enumerate_patterns(&problem, *range.start(), &out, timeout, args.limit);
@@ -266,7 +266,7 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     if let Some(reason) = known.refuses(&header) {
         bail!("{}: {reason}", out.display());
     }
-    if args.solver == grundy::sat::solve::SolverKind::Varisat {
+    if args.solve.solver == grundy::sat::solve::SolverKind::Varisat {
         eprintln!("grundy: note: varisat cannot be stopped, --timeout does not apply to it");
     }
     let periods: Vec<u64> = range
@@ -283,7 +283,7 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         );
     }
     let display = SatDisplay::new(periods.len() as u64, timeout);
-    let run = (&problem, args.solver, timeout, args.jobs);
+    let run = (&problem, args.solve.solver, timeout, args.jobs);
     let (results, file) = decide_merging(run, periods, &out, &known, &display)?;
     display.finish();
     for r in &results {
@@ -310,16 +310,17 @@ fn problem_from(
 ) -> Problem {
     Problem {
         local_search: args
+            .solve
             .local
             .filter(|s| *s >= 0.0 && s.is_finite())
             .map(std::time::Duration::from_secs_f64),
-        local_threads: args.local_threads.max(1),
-        break_rotation: args.break_rotation,
-        portfolio: args.portfolio.max(1),
+        local_threads: args.solve.local_threads.max(1),
+        break_rotation: args.solve.break_rotation,
+        portfolio: args.solve.portfolio.max(1),
         proof_dir: args.proof_dir.clone(),
         seed: args.seed,
-        neighbourhoods: !args.no_neighbourhoods,
-        lemma_dir: args.lemmas.clone(),
+        neighbourhoods: !args.solve.no_neighbourhoods,
+        lemma_dir: args.solve.lemmas.clone(),
         lemma_every,
         ..Problem::from_prefix(prefix)
     }

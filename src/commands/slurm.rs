@@ -9,8 +9,8 @@ use grundy::cluster::{Manifest, SubmitOptions, array_spec};
 use super::sat::period_line;
 use super::values::{check_interval, dump_from_zero};
 use crate::{
-    PeriodQuestion, SlurmCommand, SlurmCubesArgs, SlurmSatArgs, SlurmVerifyArgs, SubmitArgs,
-    parse_game, parse_periods, parse_seeds, positive_seconds, run_args,
+    PeriodQuestion, SlurmCommand, SlurmCubesArgs, SlurmSatArgs, SlurmVerifyArgs, SolverArgs,
+    SubmitArgs, parse_game, parse_periods, parse_seeds, positive_seconds, run_args,
 };
 
 /// With `slurm sat --open-only`: the periods file and the periods it decides.
@@ -129,16 +129,7 @@ fn plan_sat(args: SlurmSatArgs) -> Result<(Manifest, SubmitArgs, Decided)> {
     let SlurmSatArgs {
         game,
         periods,
-        solver,
-        timeout,
-        local_search,
-        local_threads,
-        values,
-        break_rotation,
-        portfolio,
-        no_neighbourhoods,
-        lemmas,
-        lemmas_every,
+        solve,
         seeds,
         open_only,
         periods_file,
@@ -148,8 +139,7 @@ fn plan_sat(args: SlurmSatArgs) -> Result<(Manifest, SubmitArgs, Decided)> {
     let game = parse_game(&game)?;
     let range = parse_periods(&periods)?;
     let seeds = parse_seeds(&seeds)?;
-    positive_seconds("--timeout", timeout)?;
-    positive_seconds("--lemmas-every", lemmas_every)?;
+    let task_args = solve.task_args()?;
     if open_only {
         use grundy::sat::periods::PeriodsFile;
         let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
@@ -158,36 +148,6 @@ fn plan_sat(args: SlurmSatArgs) -> Result<(Manifest, SubmitArgs, Decided)> {
             f.results.iter().filter(decided).map(|r| r.p).collect()
         });
         decided = Some((path, known));
-    }
-    let mut args = vec![
-        "--solver".to_string(),
-        format!("{solver:?}").to_lowercase(),
-        "--timeout".into(),
-        timeout.to_string(),
-        "--values".into(),
-        values.to_string(),
-    ];
-    if let Some(l) = local_search {
-        args.extend(["--local".to_string(), l.to_string()]);
-    }
-    if local_threads > 1 {
-        args.extend(["--local-threads".to_string(), local_threads.to_string()]);
-    }
-    if break_rotation {
-        args.push("--break-rotation".into());
-    }
-    if portfolio > 1 {
-        args.extend(["--portfolio".to_string(), portfolio.to_string()]);
-    }
-    if no_neighbourhoods {
-        args.push("--no-neighbourhoods".into());
-    }
-    if let Some(dir) = lemmas {
-        // Tasks may start elsewhere: give them the folder as an absolute path.
-        let dir = std::path::absolute(&dir)
-            .with_context(|| format!("cannot resolve {}", dir.display()))?;
-        args.extend(["--lemmas".to_string(), dir.display().to_string()]);
-        args.extend(["--lemmas-every".to_string(), lemmas_every.to_string()]);
     }
     let grundy = submit
         .grundy
@@ -199,9 +159,52 @@ fn plan_sat(args: SlurmSatArgs) -> Result<(Manifest, SubmitArgs, Decided)> {
         &game.to_string(),
         (*range.start(), *range.end()),
         seeds,
-        &args,
+        &task_args,
     )?;
     Ok((m, submit, decided))
+}
+
+impl SolverArgs {
+    /// These options as `grundy sat` arguments for a task, checked here so that a bad one
+    /// fails the plan, not every task; defaults are left out.
+    fn task_args(&self) -> Result<Vec<String>> {
+        positive_seconds("--timeout", self.timeout)?;
+        positive_seconds("--lemmas-every", self.lemmas_every)?;
+        let mut args = vec![
+            "--solver".to_string(),
+            format!("{:?}", self.solver).to_lowercase(),
+            "--timeout".into(),
+            self.timeout.to_string(),
+            "--values".into(),
+            self.values.to_string(),
+        ];
+        if let Some(l) = self.local {
+            args.extend(["--local".to_string(), l.to_string()]);
+        }
+        if self.local_threads > 1 {
+            args.extend([
+                "--local-threads".to_string(),
+                self.local_threads.to_string(),
+            ]);
+        }
+        if self.break_rotation {
+            args.push("--break-rotation".into());
+        }
+        if self.portfolio > 1 {
+            args.extend(["--portfolio".to_string(), self.portfolio.to_string()]);
+        }
+        if self.no_neighbourhoods {
+            args.push("--no-neighbourhoods".into());
+        }
+        if let Some(dir) = &self.lemmas {
+            // Tasks may start elsewhere: give them the folder as an absolute path.
+            let dir = std::path::absolute(dir)
+                .with_context(|| format!("cannot resolve {}", dir.display()))?;
+            args.extend(["--lemmas".to_string(), dir.display().to_string()]);
+            args.extend(["--lemmas-every".to_string(), self.lemmas_every.to_string()]);
+        }
+        Ok(args)
+    }
 }
 
 /// The flags of `grundy sat cubes` that ask a campaign's question.
