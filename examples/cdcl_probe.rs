@@ -3,20 +3,17 @@
 //! `OPTS="elim=0,walkeffort=400"` CaDiCaL options, `PRESET=1` (sat) or `2` (unsat), `ROT=1`
 //! rotation breaking. (The `hit`-variable form it was first measured against is in git history,
 //! commit e8cae76.)
-use grundy::sat::encode::PeriodEncoding;
-use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
-use grundy::{ExactGenerator, Game};
-use std::time::{Duration, Instant};
+use grundy::sat::solve::CadicalRun;
+use std::time::Duration;
+
+mod common;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u32 = args[1].parse().unwrap();
     let timeout = Duration::from_secs_f64(args[2].parse().unwrap());
     let p: usize = args[3].parse().unwrap();
-    let mut g = ExactGenerator::new(&Game::officers());
-    g.extend_to(1 << 16).unwrap();
-    let rares: Vec<(u64, u16)> = g.rares().map(|(p, v)| (p as u64, v)).collect();
-    let mut e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap();
+    let mut e = common::officers_encoding(p);
     if std::env::var("ROT").is_ok() {
         e.break_rotation();
     }
@@ -36,19 +33,9 @@ fn main() {
         options: &options,
         ..Default::default()
     };
-    let t = Instant::now();
-    let what = match solve_cadical_with(&e.cnf, Some(timeout), &run).unwrap() {
-        Answer::Sat(model) => {
-            println!("pattern {:?}", e.decode(&model));
-            "sat"
-        }
-        Answer::Unsat => "unsat",
-        Answer::Timeout => "timeout",
-    };
+    let (what, seconds) = common::solve_and_say(&e, &e.cnf, timeout, &run);
     println!(
         "p={p} seed={seed} {opts} preset {preset} vars {} clauses {} {what} {:.1}s",
-        e.cnf.num_vars,
-        e.cnf.num_clauses,
-        t.elapsed().as_secs_f64()
+        e.cnf.num_vars, e.cnf.num_clauses, seconds
     );
 }

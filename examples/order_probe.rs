@@ -6,8 +6,8 @@
 //! `BOUND=c` every byte at most `c` (what `grundy sat bounds` asks), `ROT=1` breaks rotation.
 use grundy::sat::Cnf;
 use grundy::sat::CollectClauses;
-use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
-use std::time::{Duration, Instant};
+use grundy::sat::solve::CadicalRun;
+use std::time::Duration;
 
 mod common;
 
@@ -97,18 +97,9 @@ fn main() {
         seed,
         ..Default::default()
     };
-    let t = Instant::now();
-    let what = match solve_cadical_with(&cnf, Some(timeout), &run).unwrap() {
-        Answer::Sat(model) => {
-            println!("pattern {:?}", e.decode(&model));
-            "sat"
-        }
-        Answer::Unsat => "unsat",
-        Answer::Timeout => "timeout",
-    };
+    let (what, seconds) = common::solve_and_say(&e, &cnf, timeout, &run);
     println!(
         "p={p} seed={seed} merged={merged} clauses {} {what} {:.1}s",
-        cnf.num_clauses,
-        t.elapsed().as_secs_f64()
+        cnf.num_clauses, seconds
     );
 }

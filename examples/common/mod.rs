@@ -53,3 +53,24 @@ pub fn run(solver: &mut CaDiCaL<'static, 'static>, secs: f64) -> (SolverResult, 
     let r = solver.solve().unwrap();
     (r, t.elapsed().as_secs_f64())
 }
+
+/// Solves `cnf` (an encoding of `e`, perhaps with clauses added) as `run` says, printing the
+/// pattern of a model: "sat", "unsat" or "timeout", and the seconds it took.
+pub fn solve_and_say(
+    e: &PeriodEncoding,
+    cnf: &grundy::sat::Cnf,
+    timeout: Duration,
+    run: &grundy::sat::solve::CadicalRun<'_>,
+) -> (&'static str, f64) {
+    use grundy::sat::solve::{Answer, solve_cadical_with};
+    let t = Instant::now();
+    let what = match solve_cadical_with(cnf, Some(timeout), run).unwrap() {
+        Answer::Sat(model) => {
+            println!("pattern {:?}", e.decode(&model));
+            "sat"
+        }
+        Answer::Unsat => "unsat",
+        Answer::Timeout => "timeout",
+    };
+    (what, t.elapsed().as_secs_f64())
+}
