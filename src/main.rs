@@ -409,6 +409,10 @@ struct BoundsArgs {
     /// GRUNDY_DRAT_CHECKER names a checker.
     #[arg(long)]
     proof_dir: Option<PathBuf>,
+    /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
+    /// refuted one kept as a clause, and what was learned carried up (no proofs).
+    #[arg(long, conflicts_with = "proof_dir")]
+    incremental: bool,
     /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
     #[arg(long)]
     ladder: Option<PathBuf>,

@@ -115,13 +115,24 @@ fn refuted_and_pattern(ladder: &Json) -> (u16, Vec<u16>) {
 
 #[test]
 fn every_rung_of_p4_agrees_with_a_brute_force_search() {
+    ladders_of_p4_against_brute_force(&[]);
+}
+
+#[test]
+fn every_incremental_rung_of_p4_agrees_with_a_brute_force_search() {
+    ladders_of_p4_against_brute_force(&["--incremental"]);
+}
+
+/// A coarse ladder of p = 4 and then a fine one between its highest refuted bound and its
+/// pattern, run with `extra`, each rung checked by a brute-force search.
+fn ladders_of_p4_against_brute_force(extra: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
     let out = periods.to_str().unwrap();
     let coarse = [
         "sat", "bounds", "officers", "--p", "4", "--from", "64", "--step", "32", "--out", out,
     ];
-    let run = grundy(&coarse);
+    let run = grundy(&[&coarse[..], extra].concat());
     assert!(run.status.success(), "{run:?}");
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
     let (refuted, pattern) = refuted_and_pattern(&ladder_json(&ladder_path));
@@ -143,7 +154,7 @@ fn every_rung_of_p4_agrees_with_a_brute_force_search() {
         "sat", "bounds", "officers", "--p", "4", "--from", &from, "--step", "1", "--to", &to,
         "--out", out,
     ];
-    assert!(grundy(&fine).status.success());
+    assert!(grundy(&[&fine[..], extra].concat()).status.success());
     let (refuted, pattern) = refuted_and_pattern(&ladder_json(&ladder_path));
     let largest = *pattern.iter().max().unwrap();
     assert_eq!(
@@ -196,6 +207,7 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--from", "1"],
         vec!["--from", "200", "--to", "100"],
         vec!["--timeout", "0"],
+        vec!["--incremental", "--proof-dir", "proofs"],
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(bad);

@@ -21,6 +21,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         timeout,
         seed,
         proof_dir,
+        incremental,
         ladder,
         out,
         values,
@@ -58,7 +59,8 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    climb_showing_rungs(&q, &mut ladder, &bounds, (timeout, seed, proof_stem), &path)?;
+    let run = (timeout, seed, proof_stem, incremental);
+    climb_showing_rungs(&q, &mut ladder, &bounds, run, &path)?;
     println!(
         "p={} {}: {} (ladder {})",
         q.p,
@@ -88,7 +90,7 @@ fn climb_showing_rungs(
     q: &Question,
     ladder: &mut Ladder,
     bounds: &[u16],
-    (timeout, seed, proof_stem): (Duration, u32, Option<PathBuf>),
+    (timeout, seed, proof_stem, incremental): (Duration, u32, Option<PathBuf>, bool),
     path: &std::path::Path,
 ) -> Result<()> {
     let stop = AtomicBool::new(false);
@@ -98,6 +100,7 @@ fn climb_showing_rungs(
         seed,
         stop: &stop,
         proof_stem,
+        incremental,
     };
     let mut after_rung = |l: &Ladder| {
         l.save(path).map_err(|e| e.to_string())?;

@@ -216,6 +216,8 @@ pub struct Climb<'a> {
     pub stop: &'a AtomicBool,
     /// Certify every UNSAT rung here (`<stem>-below<V>.cnf` and `.drat`).
     pub proof_stem: Option<PathBuf>,
+    /// All rungs in one incremental CaDiCaL (no proofs): see [`Incremental`].
+    pub incremental: bool,
 }
 
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
@@ -234,32 +236,20 @@ pub fn climb(
     after_rung: &mut dyn FnMut(&Ladder) -> Result<(), String>,
 ) -> Result<(), String> {
     let e = run.encoding;
+    let mut incremental = match run.incremental {
+        true => Some(Incremental::new(run).map_err(|e| format!("CaDiCaL failed: {e}"))?),
+        false => None,
+    };
     for &below in bounds {
         let known = ladder.largest_in_pattern().is_some_and(|m| below > m);
         if known || Some(below) <= ladder.refuted_below() || ladder.answered_unsat() {
             continue;
         }
-        let mut cnf = e.cnf.clone();
-        for unit in rung_units(e, below)? {
-            super::CollectClauses::add_clause(&mut cnf, &[unit]);
-        }
+        let units = rung_units(e, below)?;
         let started = Instant::now();
-        let (answer, proof) = match &run.proof_stem {
-            Some(stem) => {
-                let stem = PathBuf::from(format!("{}-below{below}", stem.display()));
-                super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
-                    .map_err(|e| e.to_string())?
-            }
-            None => {
-                let cadical = CadicalRun {
-                    seed: run.seed,
-                    stop: Some(run.stop),
-                    ..CadicalRun::default()
-                };
-                let answer = solve_cadical_with(&cnf, run.timeout, &cadical)
-                    .map_err(|e| format!("CaDiCaL failed: {e}"))?;
-                (answer, None)
-            }
+        let (answer, proof) = match &mut incremental {
+            Some(solver) => (solver.rung(&units, run.timeout)?, None),
+            None => fresh_rung(run, &units, below)?,
         };
         let answer = match answer {
             Answer::Unsat => RungAnswer::Unsat,
@@ -286,6 +276,96 @@ pub fn climb(
         }
     }
     Ok(())
+}
+
+/// One rung in a fresh CaDiCaL: the encoding with the rung's units, and a certificate of an
+/// UNSAT answer when the climb asks for one.
+fn fresh_rung(
+    run: &Climb,
+    units: &[i32],
+    below: Value,
+) -> Result<(Answer, Option<ProofNote>), String> {
+    let mut cnf = run.encoding.cnf.clone();
+    for &unit in units {
+        super::CollectClauses::add_clause(&mut cnf, &[unit]);
+    }
+    if let Some(stem) = &run.proof_stem {
+        let stem = PathBuf::from(format!("{}-below{below}", stem.display()));
+        return super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
+            .map_err(|e| e.to_string());
+    }
+    let cadical = CadicalRun {
+        seed: run.seed,
+        stop: Some(run.stop),
+        ..CadicalRun::default()
+    };
+    let answer = solve_cadical_with(&cnf, run.timeout, &cadical)
+        .map_err(|e| format!("CaDiCaL failed: {e}"))?;
+    Ok((answer, None))
+}
+
+/// The rungs in one incremental CaDiCaL: a rung is a call under its units as assumptions, and
+/// a refuted rung adds the clause "some residue lies above the bound" (implied by the encoding,
+/// as everything learned under assumptions is), so later rungs start from all earlier work.
+struct Incremental<'a> {
+    solver: rustsat_cadical::CaDiCaL<'a, 'static>,
+    /// The end of the running rung, read by the terminator.
+    deadline: std::rc::Rc<std::cell::Cell<Option<Instant>>>,
+    cnf: &'a super::Cnf,
+}
+
+impl<'a> Incremental<'a> {
+    fn new(run: &Climb<'a>) -> anyhow::Result<Incremental<'a>> {
+        use rustsat::solvers::{ControlSignal, Terminate};
+        use std::sync::atomic::Ordering;
+        let mut solver = rustsat_cadical::CaDiCaL::default();
+        if run.seed != 0 {
+            solver.set_option("seed", run.seed as i32)?;
+        }
+        let stop = run.stop;
+        super::solve::load_cadical(&mut solver, &run.encoding.cnf, &|| {
+            stop.load(Ordering::Relaxed)
+        })?;
+        let deadline = std::rc::Rc::new(std::cell::Cell::new(None::<Instant>));
+        let seen = std::rc::Rc::clone(&deadline);
+        solver.attach_terminator(move || {
+            let late = seen.get().is_some_and(|d| Instant::now() >= d);
+            if late || stop.load(Ordering::Relaxed) {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
+        Ok(Incremental {
+            solver,
+            deadline,
+            cnf: &run.encoding.cnf,
+        })
+    }
+
+    fn rung(&mut self, units: &[i32], timeout: Option<Duration>) -> Result<Answer, String> {
+        use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
+        use rustsat::types::{Clause, Lit};
+        let fail = |e: anyhow::Error| format!("CaDiCaL failed: {e}");
+        self.deadline.set(timeout.map(|t| Instant::now() + t));
+        let lits: Vec<Lit> = units
+            .iter()
+            .map(|&l| Lit::from_ipasir(l))
+            .collect::<Result<_, _>>()
+            .map_err(|e| fail(e.into()))?;
+        match self.solver.solve_assumps(&lits).map_err(fail)? {
+            SolverResult::Sat => {
+                let model = super::solve::cadical_model(&self.solver, self.cnf).map_err(fail)?;
+                Ok(Answer::Sat(model))
+            }
+            SolverResult::Unsat => {
+                let some_above: Clause = lits.iter().map(|&l| !l).collect();
+                self.solver.add_clause(some_above).map_err(fail)?;
+                Ok(Answer::Unsat)
+            }
+            SolverResult::Interrupted => Ok(Answer::Timeout),
+        }
+    }
 }
 
 impl Ladder {
