@@ -216,7 +216,8 @@ pub struct Climb<'a> {
     pub stop: &'a AtomicBool,
     /// Certify every UNSAT rung here (`<stem>-below<V>.cnf` and `.drat`).
     pub proof_stem: Option<PathBuf>,
-    /// All rungs in one incremental CaDiCaL (no proofs): see [`Incremental`].
+    /// All rungs in one incremental CaDiCaL, each under its bound as assumptions, a refuted one
+    /// kept as a clause (no proofs).
     pub incremental: bool,
 }
 
