@@ -5,17 +5,19 @@ reach.
 
 Why: an UNSAT rung is a theorem of its own under the same assumptions as the question (no rare
 value beyond the table): *every* period-`p` pattern has a value of at least `V`. The rungs get
-harder as `V` grows (Officers p = 27, one CaDiCaL: below 128 refuted in about 2 s, below 144 in
-34 s, below 158 in 110 s; below 192 no answer in 60 s), so the highest refuted rung measures how
-far a campaign got, and the last rung, `V = 512`, is the question itself: UNSAT there answers it.
-A SAT rung is an answer too: a pattern of `p` (witness-checked like any model), with every value
-below its bound.
+harder as `V` grows (Officers p = 27, rotation broken, one CaDiCaL a rung on the 2-core VM,
+2026-11-24: below 128 refuted in 2.9 s, 160 in 33 s, 184 in 195 s, 216 in 391 s), so the highest
+refuted rung measures how far a campaign got, and the last rung, `V = 512`, is the question
+itself: UNSAT there answers it. A SAT rung is an answer too: a pattern of `p` (witness-checked
+like any model), with every value below its bound.
 
 A rung is the question's encoding plus one unit per residue, `s[r] <= c` with `c` the byte of the
 largest common value below `V` (bytes keep the order of values, see [`super::encode`]); each rung
 is a fresh CaDiCaL call, so `--proof-dir` can certify each UNSAT rung by a DRAT proof of its own
-CNF. (Earlier rungs' work is redone: rungs grow about threefold every 8 bytes, so the sum of the
-rungs is about one and a half times the last.)
+CNF. Earlier rungs' work is redone, which costs less than carrying it: one incremental CaDiCaL
+for all rungs (`--incremental`: assumptions, a refuted rung kept as a clause) took 366 s for the
+rungs of p = 27 from 128 to 176 where fresh calls took 271 s, and had no answer below 184 after
+368 s where a fresh call took 195 s (same day, same load).
 
 The ladder lives in a file beside the periods file (`bounds-p<P>-<question>.json`), rewritten
 atomically after every rung, so a later run goes on above the highest refuted bound.
