@@ -257,3 +257,41 @@ fn the_summary_shows_an_open_periods_ladder() {
         "{text}"
     );
 }
+
+#[test]
+fn a_ladder_in_use_by_another_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let out = out.to_str().unwrap();
+    let args = [
+        "sat",
+        "bounds",
+        "officers",
+        "--p",
+        "27",
+        "--from",
+        "400",
+        "--to",
+        "400",
+        "--timeout",
+        "60",
+        "--out",
+        out,
+    ];
+    let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // The first run holds the lock once its lock file exists (made when it takes the lock).
+    let lock = dir.path().join(".bounds-p27-feasible.json.lock");
+    let started = std::time::Instant::now();
+    while !lock.exists() && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let err = fails_with_one_line(&args);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(err.contains("in use by another run"), "{err}");
+}

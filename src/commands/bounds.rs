@@ -37,7 +37,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
     rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
     let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
-    let _lock = grundy::sat::cubes::Ledger::lock(&path)?;
+    let _lock = Ladder::lock(&path)?;
     let fresh = Ladder::new(
         &q.game.to_string(),
         &q.encoding,

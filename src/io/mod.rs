@@ -91,6 +91,27 @@ pub fn lock_file_beside(path: &Path) -> Result<(std::fs::File, PathBuf), String>
     Ok((lock, lock_path))
 }
 
+/// Takes `path` for this process: the lock file beside it ([`lock_file_beside`]), locked
+/// without waiting and held while the returned file lives. For files one run works on at a time
+/// (cube ledgers, bounds ladders): two runs would each save their own state over the other's.
+///
+/// # Errors
+/// A message fit to follow `path` in a one-line error: another run holds it, or the lock file
+/// cannot be made or locked.
+pub fn take_lock_beside(path: &Path) -> Result<std::fs::File, String> {
+    let (lock, lock_path) = lock_file_beside(path)?;
+    match lock.try_lock() {
+        Ok(()) => Ok(lock),
+        Err(std::fs::TryLockError::WouldBlock) => Err(format!(
+            "in use by another run (it holds {})",
+            lock_path.display()
+        )),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(format!("cannot lock {}: {e}", lock_path.display()))
+        }
+    }
+}
+
 /// Writes `path` atomically with the bytes `write` produces.
 ///
 /// # Errors

@@ -178,6 +178,18 @@ impl Ladder {
         })
     }
 
+    /// Takes the ladder at `path` for this process while the returned file lives (see
+    /// [`crate::io::take_lock_beside`]).
+    ///
+    /// # Errors
+    /// [`LadderError`] if another run holds it or the lock file cannot be made.
+    pub fn lock(path: &Path) -> Result<std::fs::File, LadderError> {
+        crate::io::take_lock_beside(path).map_err(|reason| LadderError {
+            path: path.to_path_buf(),
+            reason,
+        })
+    }
+
     /// Writes the ladder atomically.
     ///
     /// # Errors

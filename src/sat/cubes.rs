@@ -497,21 +497,10 @@ impl Ledger {
     /// # Errors
     /// [`LedgerError`] if another run holds it or the lock file cannot be made.
     pub fn lock(path: &Path) -> Result<std::fs::File, LedgerError> {
-        let fail = |reason: String| LedgerError {
+        crate::io::take_lock_beside(path).map_err(|reason| LedgerError {
             path: path.to_path_buf(),
             reason,
-        };
-        let (lock, lock_path) = crate::io::lock_file_beside(path).map_err(&fail)?;
-        match lock.try_lock() {
-            Ok(()) => Ok(lock),
-            Err(std::fs::TryLockError::WouldBlock) => Err(fail(format!(
-                "in use by another run (it holds {})",
-                lock_path.display()
-            ))),
-            Err(std::fs::TryLockError::Error(e)) => {
-                Err(fail(format!("cannot lock {}: {e}", lock_path.display())))
-            }
-        }
+        })
     }
 
     /// Writes the ledger atomically.
