@@ -134,15 +134,15 @@ impl Ladder {
         let found = self.largest_in_pattern().map_or(String::new(), |m| {
             format!("; a pattern with values up to {m}")
         });
-        let open = self
-            .rungs
-            .iter()
-            .filter(|r| r.answer == RungAnswer::Timeout && Some(r.below) > self.refuted_below())
-            .map(|r| (r.below, r.seconds))
-            .min_by_key(|&(below, _)| below)
-            .map_or(String::new(), |(below, s)| {
-                format!("; below {below}: no answer in {s:.0} s")
-            });
+        // The lowest rung above the refuted ones that had no answer, with its longest try.
+        let unanswered =
+            |r: &&Rung| r.answer == RungAnswer::Timeout && Some(r.below) > self.refuted_below();
+        let open = self.rungs.iter().filter(unanswered).map(|r| r.below).min();
+        let open = open.map_or(String::new(), |below| {
+            let tries = self.rungs.iter().filter(|r| r.below == below);
+            let longest = tries.map(|r| r.seconds).fold(0.0, f64::max);
+            format!("; below {below}: no answer in {longest:.0} s")
+        });
         format!(
             "{refuted}{found}{open} ({} rungs, {seconds:.0} s)",
             self.rungs.len()
