@@ -217,10 +217,19 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
     // A ladder of another encoding, or not a ladder at all, is refused and left as it is.
     let text = std::fs::read_to_string(&ladder_path).unwrap();
     let forged = text.replace("\"fingerprint\": \"", "\"fingerprint\": \"x");
-    for content in [forged.as_str(), "{ not json"] {
+    // A pattern that is no fixed point (Riley's p = 6 with one value changed).
+    let mut ladder: Json = serde_json::from_str(&text).unwrap();
+    let mut riley6 = riley()[5].1.clone().unwrap();
+    riley6[0] ^= 4;
+    ladder["pattern"] = serde_json::json!(riley6);
+    let bad_pattern = serde_json::to_string_pretty(&ladder).unwrap();
+    for content in [forged.as_str(), "{ not json", bad_pattern.as_str()] {
         std::fs::write(&ladder_path, content).unwrap();
         let err = fails_with_one_line(&args);
         assert!(err.contains("bounds-p6-feasible.json"), "{err}");
+        if content == bad_pattern {
+            assert!(err.contains("its pattern fails"), "{err}");
+        }
         assert_eq!(std::fs::read_to_string(&ladder_path).unwrap(), content);
     }
 }

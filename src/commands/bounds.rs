@@ -51,6 +51,12 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         },
         None => fresh,
     };
+    // A pattern read back is checked again before it can be merged.
+    if let Some(pattern) = &ladder.pattern
+        && let Err(reason) = q.check_pattern(pattern)
+    {
+        bail!("{}: its pattern fails: {reason}", path.display());
+    }
     let proof_stem = match &proof_dir {
         Some(dir) => {
             std::fs::create_dir_all(dir)

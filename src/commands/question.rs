@@ -72,21 +72,27 @@ impl Question {
         }
     }
 
-    /// Turns a model's bytes into a checked pattern (true values): the witness check, and for
-    /// the primitive question its minimal period.
+    /// Turns a model's bytes into a checked pattern (true values): see [`Self::check_pattern`].
     pub fn check(&self, bytes: &[u8]) -> Result<Vec<grundy::values::Value>, String> {
-        use grundy::sat::periods::minimal_period;
         let pattern = self.encoding.expand(bytes);
+        self.check_pattern(&pattern)?;
+        Ok(pattern)
+    }
+
+    /// The witness check of a pattern (true values), and for the primitive question its minimal
+    /// period.
+    pub fn check_pattern(&self, pattern: &[grundy::values::Value]) -> Result<(), String> {
+        use grundy::sat::periods::minimal_period;
         self.problem
-            .check_witness("cadical", self.p as u64, &pattern)
+            .check_witness("cadical", self.p as u64, pattern)
             .map_err(|err| err.to_string())?;
-        if self.primitive && minimal_period(&pattern) != self.p {
+        if self.primitive && minimal_period(pattern) != self.p {
             return Err(format!(
                 "minimal period {} in the primitive question",
-                minimal_period(&pattern)
+                minimal_period(pattern)
             ));
         }
-        Ok(pattern)
+        Ok(())
     }
 
     /// Merges `result`, an answer `by` a command, into the periods file, unless the file has
