@@ -3,7 +3,8 @@
 //! `not at_most(r, c - 1)` (`s[r] >= c`), which every model already satisfies (no gain measured:
 //! `encodings/README.md`). Environment: `CUBE="12:40 9:40"` fixes residues to bytes, `TOP` (one
 //! character a residue: 0 low half, 1 high half, else free), `MIN=c` every byte at least `c`,
-//! `BOUND=c` every byte at most `c` (what `grundy sat bounds` asks), `ROT=1` breaks rotation.
+//! `BOUND=c` every byte at most `c` (what `grundy sat bounds` asks), `ROT=1` breaks rotation,
+//! `MAXROT=1` puts a largest value at residue 0 instead, `FLOOR0=c` makes `s[0]` at least `c`.
 use grundy::sat::Cnf;
 use grundy::sat::CollectClauses;
 use grundy::sat::solve::CadicalRun;
@@ -86,6 +87,18 @@ fn main() {
         for r in 0..p {
             cnf.add_clause(&[-e.at_most(r, m - 1)]);
         }
+    }
+    if std::env::var("MAXROT").is_ok() {
+        // s[r] <= s[0]: x(r, c) -> s[0] >= c, that is not at_most(0, c - 1)
+        for r in 1..p {
+            for c in 1..256 {
+                cnf.add_clause(&[-e.x(r, c), -e.at_most(0, c - 1)]);
+            }
+        }
+    }
+    if let Ok(f) = std::env::var("FLOOR0") {
+        let f: usize = f.parse().unwrap();
+        cnf.add_clause(&[-e.at_most(0, f - 1)]);
     }
     if let Ok(b) = std::env::var("BOUND") {
         let b: usize = b.parse().unwrap();

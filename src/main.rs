@@ -312,8 +312,9 @@ enum SatCommand {
     /// Value bounds on one question: "a pattern with every value below V?" for V = --from,
     /// --from + --step, ... up to --to (512: the question itself), each rung one CaDiCaL call. An
     /// UNSAT rung says every pattern has a value >= V; a pattern ends the ladder (and is merged
-    /// into the periods file). Kept beside it as bounds-p<P>-<question>.json; a later run goes on
-    /// above the highest refuted bound.
+    /// into the periods file). Each rung asks only about the band above the highest refuted
+    /// bound, with a largest value first (with --keep-rotation: every value below V). Kept
+    /// beside it as bounds-p<P>-<question>.json; a later run goes on above that bound.
     Bounds(BoundsArgs),
     /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
     Check {
@@ -413,6 +414,10 @@ struct BoundsArgs {
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]
     incremental: bool,
+    /// Split each band into one cube per byte of its largest value, this many solved at once
+    /// (default 1: one call a rung, leaving the other cores to other periods).
+    #[arg(long, default_value_t = 1, conflicts_with_all = ["proof_dir", "incremental"])]
+    threads: usize,
     /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
     #[arg(long)]
     ladder: Option<PathBuf>,

@@ -94,38 +94,88 @@ fn ladder_json(path: &std::path::Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// The highest refuted bound of a ladder file, and its pattern.
+/// A rung of a ladder file: its band `from..below` (`from` 0 when the file has none), and
+/// its answer.
+fn rungs_of(ladder: &Json) -> Vec<(u16, u16, String)> {
+    let rungs = ladder["rungs"].as_array().unwrap().iter();
+    rungs
+        .map(|r| {
+            let from = r.get("from").map_or(0, |f| f.as_u64().unwrap() as u16);
+            let below = r["below"].as_u64().unwrap() as u16;
+            (from, below, r["answer"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+/// The highest bound `V` the refuted rungs cover from 0 (each band starting at or below where
+/// the one before ended), and the ladder's pattern.
 fn refuted_and_pattern(ladder: &Json) -> (u16, Vec<u16>) {
-    let refuted = ladder["rungs"]
-        .as_array()
-        .unwrap()
+    let refuted = rungs_of(ladder);
+    let refuted: Vec<_> = refuted.iter().filter(|r| r.2 == "unsat").collect();
+    let mut reached = 0;
+    while let Some(next) = refuted
         .iter()
-        .filter(|r| r["answer"] == "unsat")
-        .map(|r| r["below"].as_u64().unwrap() as u16)
+        .filter(|r| r.0 <= reached && r.1 > reached)
+        .map(|r| r.1)
         .max()
-        .unwrap();
+    {
+        reached = next;
+    }
     let pattern = ladder["pattern"]
         .as_array()
         .unwrap()
         .iter()
         .map(|v| v.as_u64().unwrap() as u16)
         .collect();
-    (refuted, pattern)
+    (reached, pattern)
+}
+
+/// Every rung's answer against the brute force: UNSAT exactly when no fixed point has its
+/// largest value in the rung's band. Returns how many rungs had a floor.
+fn every_rung_agrees(rule: &Rule, ladder: &Json) -> usize {
+    let rungs = rungs_of(ladder);
+    for (from, below, answer) in &rungs {
+        let in_band = rule
+            .fixed_points(&common_below(*below))
+            .into_iter()
+            .any(|s| s.iter().max() >= Some(from));
+        match answer.as_str() {
+            "unsat" => assert!(!in_band, "a pattern in {from}..{below}, refuted"),
+            "sat" => assert!(in_band, "no pattern in {from}..{below}, found one"),
+            other => panic!("rung {from}..{below}: {other}"),
+        }
+    }
+    rungs.iter().filter(|r| r.0 > 0).count()
 }
 
 #[test]
 fn every_rung_of_p4_agrees_with_a_brute_force_search() {
-    ladders_of_p4_against_brute_force(&[]);
+    let banded = ladders_of_p4_against_brute_force(&[]);
+    assert!(banded > 0, "no rung was a band from a refuted bound");
 }
 
 #[test]
 fn every_incremental_rung_of_p4_agrees_with_a_brute_force_search() {
-    ladders_of_p4_against_brute_force(&["--incremental"]);
+    let banded = ladders_of_p4_against_brute_force(&["--incremental"]);
+    assert!(banded > 0, "no rung was a band from a refuted bound");
+}
+
+#[test]
+fn every_rung_of_p4_split_over_threads_agrees_with_a_brute_force_search() {
+    let banded = ladders_of_p4_against_brute_force(&["--threads", "2"]);
+    assert!(banded > 0, "no rung was a band from a refuted bound");
+}
+
+#[test]
+fn with_rotation_kept_every_rung_of_p4_agrees_with_a_brute_force_search() {
+    let banded = ladders_of_p4_against_brute_force(&["--keep-rotation"]);
+    assert_eq!(banded, 0, "bands need a largest value first");
 }
 
 /// A coarse ladder of p = 4 and then a fine one between its highest refuted bound and its
-/// pattern, run with `extra`, each rung checked by a brute-force search.
-fn ladders_of_p4_against_brute_force(extra: &[&str]) {
+/// pattern, run with `extra`, each rung checked by a brute-force search. Returns how many
+/// rungs had a floor.
+fn ladders_of_p4_against_brute_force(extra: &[&str]) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
     let out = periods.to_str().unwrap();
@@ -135,8 +185,9 @@ fn ladders_of_p4_against_brute_force(extra: &[&str]) {
     let run = grundy(&[&coarse[..], extra].concat());
     assert!(run.status.success(), "{run:?}");
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
-    let (refuted, pattern) = refuted_and_pattern(&ladder_json(&ladder_path));
     let rule = Rule::officers(4);
+    every_rung_agrees(&rule, &ladder_json(&ladder_path));
+    let (refuted, pattern) = refuted_and_pattern(&ladder_json(&ladder_path));
     assert!(
         rule.fixed_points(&common_below(refuted)).is_empty(),
         "a pattern of p = 4 below the refuted bound {refuted}"
@@ -155,7 +206,9 @@ fn ladders_of_p4_against_brute_force(extra: &[&str]) {
         "--out", out,
     ];
     assert!(grundy(&[&fine[..], extra].concat()).status.success());
-    let (refuted, pattern) = refuted_and_pattern(&ladder_json(&ladder_path));
+    let ladder = ladder_json(&ladder_path);
+    let banded = every_rung_agrees(&rule, &ladder);
+    let (refuted, pattern) = refuted_and_pattern(&ladder);
     let largest = *pattern.iter().max().unwrap();
     assert_eq!(
         largest, refuted,
@@ -164,6 +217,7 @@ fn ladders_of_p4_against_brute_force(extra: &[&str]) {
     assert!(rule.fixed_points(&common_below(refuted)).is_empty());
     let least = rule.fixed_points(&common_below(largest + 1));
     assert!(least.contains(&pattern), "{pattern:?} not among {least:?}");
+    banded
 }
 
 #[test]
@@ -208,6 +262,9 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--from", "200", "--to", "100"],
         vec!["--timeout", "0"],
         vec!["--incremental", "--proof-dir", "proofs"],
+        vec!["--threads", "0"],
+        vec!["--threads", "2", "--keep-rotation"],
+        vec!["--threads", "2", "--incremental"],
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(bad);

@@ -559,6 +559,34 @@ fn rotation_breaking_keeps_min_first_rotations_and_answers() {
 }
 
 #[test]
+fn largest_first_keeps_exactly_the_rotations_that_start_at_a_maximum() {
+    let rares = officers_rares();
+    for (_, published) in riley().into_iter().take(12) {
+        let Some(pattern) = published else { continue };
+        // Repeated twice it is a pattern of 2p (lifting) whose largest value comes twice: a
+        // tie with residue 0 must stay allowed.
+        let twice: Vec<u16> = pattern.iter().chain(&pattern).copied().collect();
+        for s in [pattern, twice] {
+            let mut e =
+                PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, s.len())
+                    .unwrap();
+            e.put_largest_first();
+            let max = *s.iter().max().unwrap();
+            for k in 0..s.len() {
+                let rotated = rotate(&s, k);
+                let a = e.assignment_for(&rotated).unwrap();
+                assert_eq!(
+                    e.cnf.first_violated(&a).is_none(),
+                    rotated[0] == max,
+                    "p={} k={k}",
+                    s.len()
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn the_portfolio_agrees_with_single_solvers() {
     use grundy::sat::solve::{Answer, SolverKind, solve, solve_portfolio};
     let problem = game_problem(".56");

@@ -22,10 +22,17 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         seed,
         proof_dir,
         incremental,
+        threads,
         ladder,
         out,
         values,
     } = args;
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    if threads > 1 && ask.keep_rotation {
+        bail!("--threads splits a band by its largest value, which --keep-rotation does not fix");
+    }
     if step == 0 {
         bail!("--step must be at least 1");
     }
@@ -65,7 +72,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let run = (timeout, seed, proof_stem, incremental);
+    let run = (timeout, seed, proof_stem, incremental, threads);
     climb_showing_rungs(&q, &mut ladder, &bounds, run, &path)?;
     println!(
         "p={} {}: {} (ladder {})",
@@ -96,12 +103,31 @@ fn climb_showing_rungs(
     q: &Question,
     ladder: &mut Ladder,
     bounds: &[u16],
-    (timeout, seed, proof_stem, incremental): (Duration, u32, Option<PathBuf>, bool),
+    (timeout, seed, proof_stem, incremental, threads): (
+        Duration,
+        u32,
+        Option<PathBuf>,
+        bool,
+        usize,
+    ),
     path: &std::path::Path,
 ) -> Result<()> {
     let stop = AtomicBool::new(false);
+    // With rotation broken, rungs put a largest value first (bands from the refuted bound); the
+    // ladder keeps the fingerprint of the question's own encoding, of the same rare table.
+    let largest_first = q.problem.break_rotation;
+    let banded = match largest_first {
+        true => {
+            let mut e = q.problem.encode_question_rotation_kept(q.p, q.primitive)?;
+            e.put_largest_first();
+            Some(e)
+        }
+        false => None,
+    };
     let run = Climb {
-        encoding: &q.encoding,
+        encoding: banded.as_ref().unwrap_or(&q.encoding),
+        largest_first,
+        threads,
         timeout: Some(timeout),
         seed,
         stop: &stop,
@@ -118,7 +144,11 @@ fn climb_showing_rungs(
                 (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
                 (None, _) => String::new(),
             };
-            println!("  below {}: {answer} ({:.1} s{proof})", r.below, r.seconds);
+            let band = match r.from {
+                0 => format!("below {}", r.below),
+                from => format!("from {from} below {}", r.below),
+            };
+            println!("  {band}: {answer} ({:.1} s{proof})", r.seconds);
         }
         Ok(())
     };

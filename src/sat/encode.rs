@@ -286,6 +286,21 @@ impl PeriodEncoding {
         }
     }
 
+    /// The other rotation: `s[0]` is a *largest* value of the pattern, `x(r, c) -> not amo(0,
+    /// c - 1)` (`s[0] >= c`). Every pattern has such a rotation too, so SAT/UNSAT is kept. Why a
+    /// second one: a bound on the largest value becomes a bound on `s[0]` alone, so "a pattern
+    /// whose largest value lies in `[a, b)`" ([`super::bounds`]) is a unit on each side of
+    /// residue 0 instead of a long clause. Not to be combined with [`Self::break_rotation`]
+    /// (together they leave only constant patterns).
+    pub fn put_largest_first(&mut self) {
+        for r in 1..self.p {
+            for c in 1..256 {
+                let clause = [-self.x(r, c), -self.amo(0, c - 1)];
+                self.cnf.add_clause(&clause);
+            }
+        }
+    }
+
     /// Adds clauses that forbid period `m` (a proper divisor of `p`): some residue `r` has
     /// `s[r] != s[r + m]`. One auxiliary `d_r` per residue: `d_r and x(r, c) -> not x(r + m, c)`.
     pub fn forbid_period(&mut self, m: usize) {

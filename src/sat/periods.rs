@@ -578,17 +578,9 @@ impl Problem {
         )
     }
 
-    /// The encoding of period `p`, with the symmetry breaking asked for.
-    fn encode(&self, p: usize) -> Result<PeriodEncoding, EncodeError> {
-        let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, p)?;
-        if self.break_rotation {
-            e.break_rotation();
-        }
-        Ok(e)
-    }
-
     /// The encoding of one question on `p`: `feasible`, or with `primitive` every period `p / q`
-    /// (`q` a prime dividing `p`) forbidden too; rotation broken if the problem says so.
+    /// (`q` a prime dividing `p`) forbidden too; rotation broken (a smallest value first) if the
+    /// problem says so.
     ///
     /// # Errors
     /// [`EncodeError`] for `p = 0`, an empty rare table or a space without byte compression.
@@ -597,7 +589,34 @@ impl Problem {
         p: usize,
         primitive: bool,
     ) -> Result<PeriodEncoding, EncodeError> {
-        let mut e = self.encode(p)?;
+        self.encode_question_with(p, primitive, self.break_rotation)
+    }
+
+    /// The same question with every rotation of a pattern kept, whatever the problem says, for
+    /// callers that break it their own way ([`super::bounds`] puts a largest value first).
+    ///
+    /// # Errors
+    /// As [`Self::encode_question`].
+    pub fn encode_question_rotation_kept(
+        &self,
+        p: usize,
+        primitive: bool,
+    ) -> Result<PeriodEncoding, EncodeError> {
+        self.encode_question_with(p, primitive, false)
+    }
+
+    /// The clauses in a fixed order (rotation before primitivity): the CNF's fingerprint names
+    /// lemma files, cube ledgers and ladders, so the order must not change.
+    fn encode_question_with(
+        &self,
+        p: usize,
+        primitive: bool,
+        break_rotation: bool,
+    ) -> Result<PeriodEncoding, EncodeError> {
+        let mut e = PeriodEncoding::new(&self.game, self.space, &self.rares, p)?;
+        if break_rotation {
+            e.break_rotation();
+        }
         if primitive {
             for q in primes_dividing(p) {
                 e.forbid_period(p / q);
