@@ -158,6 +158,39 @@ fn every_kind_renders_png_and_svg() {
         "minimal period",
     );
     assert!(svg.contains("undecided (timeout)") && svg.contains("UNSAT"));
+    assert!(!svg.contains("&gt;=200"), "{svg}");
+    // The open question of p = 8 (primitive) with a ladder beside the file: its bound is drawn;
+    // a rung with a floor that no refuted rung reaches counts for nothing.
+    let ladder = d.join("bounds-p8-primitive.json");
+    let rung = |from: u16, below: u16| {
+        format!(r#"{{"from": {from}, "below": {below}, "answer": "unsat", "seconds": 1.0}}"#)
+    };
+    let ladder_text = |rungs: &[String]| {
+        format!(
+            r#"{{"game": ".6", "p": 8, "question": "primitive", "rotation_broken": true,
+             "fingerprint": "f", "rungs": [{}]}}"#,
+            rungs.join(",")
+        )
+    };
+    std::fs::write(
+        &ladder,
+        ladder_text(&[rung(0, 192), rung(192, 200), rung(208, 216)]),
+    )
+    .unwrap();
+    let svg = plot_ok(
+        d,
+        "sat-bounds",
+        &["sat", periods.to_str().unwrap()],
+        "minimal period",
+    );
+    assert!(
+        svg.contains("&gt;=200") && !svg.contains("&gt;=216"),
+        "{svg}"
+    );
+    std::fs::write(&ladder, "{ not a ladder").unwrap();
+    let line = fails_with_one_line(&["plot", "sat", periods.to_str().unwrap(), "--out", "x"]);
+    assert!(line.contains("bounds-p8-primitive.json"), "{line}");
+    std::fs::remove_file(&ladder).unwrap();
     // An open question's bar is its whole campaign: with 5000 s of an earlier run of p = 8 the
     // axis reaches 10000 s; with the last run's 60 s alone it stops below 1000.
     let label = |svg: &str, text: &str| svg.lines().any(|l| l.trim() == text);

@@ -291,6 +291,21 @@ impl Figure for SatFrontier {
             )?
             .label("feasible, if that differs (lifted)")
             .legend(|(x, y)| TriangleMarker::new((x + 7, y), 7, SAT.filled()));
+        // A value bound of an open period, written upwards from the foot of its bar (the bars
+        // stand too close for text across, and the legend covers their tops).
+        let upwards = ("sans-serif", 13)
+            .into_font()
+            .transform(FontTransform::Rotate270)
+            .color(&BLACK);
+        if !self.bounds.is_empty() {
+            chart
+                .draw_series(self.bounds.iter().map(|&(p, v)| {
+                    let at = (p as f64 - 0.3, FLOOR * 1.3);
+                    Text::new(format!(">={v}"), at, upwards.clone())
+                }))?
+                .label(">=V: every pattern has a value of at least V (sat bounds)")
+                .legend(|(x, y)| Text::new(">=V", (x - 4, y - 7), ("sans-serif", 13)));
+        }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }
 }

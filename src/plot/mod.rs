@@ -103,6 +103,9 @@ pub struct ValueCloud {
 pub struct SatFrontier {
     pub game: String,
     pub results: Vec<PeriodResult>,
+    /// For open periods with a value-bound ladder beside the periods file: `(p, V)`, every
+    /// pattern of the open question has a value of at least `V` ([`crate::sat::bounds`]).
+    pub bounds: Vec<(u64, Value)>,
 }
 
 /// Values per second against threads, with the C baselines as reference levels.
@@ -204,9 +207,25 @@ impl SatFrontier {
     /// From a periods file (`grundy sat`, `results/<game>/periods.json`).
     pub fn read(path: &Path) -> Result<SatFrontier, PlotError> {
         let file: PeriodsFile = read_json(path, "a periods JSON")?;
+        let mut bounds = Vec::new();
+        for r in file.results.iter().filter(|r| !r.primitive.decided()) {
+            // The open question of p: feasible if that is open, else primitive.
+            let question = match r.feasible.decided() {
+                true => "primitive",
+                false => "feasible",
+            };
+            let ladder = crate::sat::bounds::Ladder::path_beside(path, r.p as usize, question);
+            let read = crate::sat::bounds::Ladder::read(&ladder).map_err(|e| PlotError::Parse {
+                path: e.path.display().to_string(),
+                what: "a bounds ladder",
+                reason: e.reason,
+            })?;
+            bounds.extend(read.and_then(|l| l.refuted_below()).map(|v| (r.p, v)));
+        }
         Ok(SatFrontier {
             game: file.game,
             results: file.results,
+            bounds,
         })
     }
 }
