@@ -467,7 +467,8 @@ struct PeriodQuestion {
     /// feasible pattern of p in the periods file.
     #[arg(long)]
     primitive: bool,
-    /// Keep rotation symmetry (by default s[0] is a smallest value: 1/p of the box to refute).
+    /// Keep rotation symmetry (by default s[0] is a smallest value, in `sat bounds` a largest:
+    /// 1/p of the box to refute).
     #[arg(long)]
     keep_rotation: bool,
 }
