@@ -287,7 +287,7 @@ pub struct Climb<'a> {
     /// with a largest first but no floor; 2026-11-24).
     pub largest_first: bool,
     /// Above 1 (with `largest_first`): each band is split into one cube per byte of `s[0]`,
-    /// solved this many at a time ([`split_rung`]).
+    /// solved this many at a time.
     pub threads: usize,
     /// Seconds a rung may take.
     pub timeout: Option<Duration>,
