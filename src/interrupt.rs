@@ -47,9 +47,15 @@ pub fn requested() -> bool {
 /// Run it on a thread beside work that already ends when `stop` rises (solvers' terminators,
 /// local search), so that work needs no second flag to watch.
 pub fn relay(stop: &AtomicBool) {
+    relay_when(requested, stop);
+}
+
+/// Raises `stop` as soon as `asked` says so (another flag, a stop request); returns once `stop`
+/// is up, whoever raised it, so the owner of `stop` ends the relay by raising it.
+pub fn relay_when(asked: impl Fn() -> bool, stop: &AtomicBool) {
     // 50 ms: far below Slurm's grace period, and the thread costs nothing between looks.
     while !stop.load(Ordering::Relaxed) {
-        if requested() {
+        if asked() {
             stop.store(true, Ordering::Relaxed);
             return;
         }

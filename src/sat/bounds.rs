@@ -384,10 +384,7 @@ fn fresh_rung(
     units: &[i32],
     (from, below): (Value, Value),
 ) -> Result<(Answer, Option<ProofNote>), String> {
-    let mut cnf = run.encoding.cnf.clone();
-    for &unit in units {
-        super::CollectClauses::add_clause(&mut cnf, &[unit]);
-    }
+    let cnf = with_units(run.encoding, units);
     if let Some(stem) = &run.proof_stem {
         let band = match from {
             0 => format!("below{below}"),
@@ -397,14 +394,31 @@ fn fresh_rung(
         return super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
             .map_err(|e| e.to_string());
     }
+    Ok((cadical(run, &cnf, run.timeout, run.stop)?, None))
+}
+
+/// The encoding's clauses with `units` added.
+fn with_units(e: &PeriodEncoding, units: &[i32]) -> super::Cnf {
+    let mut cnf = e.cnf.clone();
+    for &unit in units {
+        super::CollectClauses::add_clause(&mut cnf, &[unit]);
+    }
+    cnf
+}
+
+/// A fresh CaDiCaL on `cnf` with the climb's seed, ending when `stop` rises.
+fn cadical(
+    run: &Climb,
+    cnf: &super::Cnf,
+    timeout: Option<Duration>,
+    stop: &AtomicBool,
+) -> Result<Answer, String> {
     let cadical = CadicalRun {
         seed: run.seed,
-        stop: Some(run.stop),
+        stop: Some(stop),
         ..CadicalRun::default()
     };
-    let answer = solve_cadical_with(&cnf, run.timeout, &cadical)
-        .map_err(|e| format!("CaDiCaL failed: {e}"))?;
-    Ok((answer, None))
+    solve_cadical_with(cnf, timeout, &cadical).map_err(|e| format!("CaDiCaL failed: {e}"))
 }
 
 /// A band split by the byte of `s[0]` (with a largest value first, the largest value itself):
@@ -421,11 +435,7 @@ fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Resu
         .map(usize::from)
         .collect();
     let deadline = run.timeout.map(|t| Instant::now() + t);
-    let (next, halt, done) = (
-        AtomicUsize::new(0),
-        AtomicBool::new(false),
-        AtomicBool::new(false),
-    );
+    let (next, halt) = (AtomicUsize::new(0), AtomicBool::new(false));
     let cube = || -> Result<Vec<Answer>, String> {
         let mut answers = Vec::new();
         while let Some(&top) = tops.get(next.fetch_add(1, Ordering::Relaxed)) {
@@ -433,17 +443,8 @@ fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Resu
             if halt.load(Ordering::Relaxed) || left == Some(Duration::ZERO) {
                 break;
             }
-            let mut cnf = e.cnf.clone();
-            for &unit in units.iter().chain(&[e.x(0, top)]) {
-                super::CollectClauses::add_clause(&mut cnf, &[unit]);
-            }
-            let cadical = CadicalRun {
-                seed: run.seed,
-                stop: Some(&halt),
-                ..CadicalRun::default()
-            };
-            let answer = solve_cadical_with(&cnf, left, &cadical)
-                .map_err(|e| format!("CaDiCaL failed: {e}"))?;
+            let cube_units: Vec<i32> = units.iter().copied().chain([e.x(0, top)]).collect();
+            let answer = cadical(run, &with_units(e, &cube_units), left, &halt)?;
             if matches!(answer, Answer::Sat(_)) {
                 halt.store(true, Ordering::Relaxed);
             }
@@ -452,15 +453,9 @@ fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Resu
         Ok(answers)
     };
     let answers = std::thread::scope(|scope| {
-        scope.spawn(|| {
-            // The climb's stop request reaches the cubes running.
-            while !done.load(Ordering::Relaxed) {
-                if run.stop.load(Ordering::Relaxed) {
-                    halt.store(true, Ordering::Relaxed);
-                }
-                std::thread::sleep(Duration::from_millis(50));
-            }
-        });
+        // The climb's stop request reaches the cubes running; raising `halt` at the end ends
+        // the relay.
+        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Ordering::Relaxed), &halt));
         let workers: Vec<_> = (0..run.threads.min(tops.len()))
             .map(|_| scope.spawn(cube))
             .collect();
@@ -471,7 +466,7 @@ fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Resu
                     .unwrap_or_else(|_| Err("a cube thread panicked".into()))
             })
             .collect();
-        done.store(true, Ordering::Relaxed);
+        halt.store(true, Ordering::Relaxed);
         answers
     });
     let mut refuted = 0;
