@@ -358,6 +358,12 @@ struct CubesArgs {
     /// one machine. Its UNSAT answers nothing about p and is not merged.
     #[arg(long)]
     within: Option<String>,
+    /// Ask about one band F..V of the bounds ladder (`sat bounds`): a pattern whose largest
+    /// value lies in it, with a largest value first; its UNSAT is recorded in the ladder as a
+    /// rung, so a band too hard for one solver call can be cut into cubes and dealt to a
+    /// cluster. Ledger: cubes-p<P>-<question>-band<F>-<V>.json.
+    #[arg(long, value_parser = parse_band, conflicts_with_all = ["within", "keep_rotation"])]
+    band: Option<grundy::sat::bounds::Band>,
     /// The ledger [default: results/<game>/cubes-p<P>-<feasible|primitive>.json]; an
     /// existing one is continued.
     #[arg(long)]
@@ -492,6 +498,9 @@ struct SlurmCubesArgs {
     /// Shares to deal, one task each (at the first submission; later ones reuse the plan).
     #[arg(long)]
     shares: usize,
+    /// The campaign on one band F..V of the bounds ladder (see grundy sat cubes --band).
+    #[arg(long, value_parser = parse_band, conflicts_with = "keep_rotation")]
+    band: Option<grundy::sat::bounds::Band>,
     /// Conflicts a cube gets (see grundy sat cubes --conflicts).
     #[arg(long, default_value_t = 2000)]
     conflicts: u32,
@@ -673,6 +682,10 @@ struct BenchExactArgs {
 }
 
 /// Parses a count: `98304`, `2^21`, `1e6`, `1_000_000`.
+fn parse_band(s: &str) -> Result<grundy::sat::bounds::Band, String> {
+    s.parse()
+}
+
 fn parse_count(s: &str) -> Result<u64, String> {
     let t = s.replace('_', "");
     let parsed = if let Some((b, e)) = t.split_once('^') {

@@ -361,3 +361,148 @@ fn a_ladder_in_use_by_another_run_is_refused() {
     first.wait().unwrap();
     assert!(err.contains("in use by another run"), "{err}");
 }
+
+/// The bands of p = 4 asked as cube campaigns (`sat cubes --band`), cut into many cubes by a
+/// budget of one conflict a cube: each answer agrees with the brute force, each becomes a rung
+/// of the ladder (UNSAT bands chaining up from 0), and the pattern is merged.
+#[test]
+fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    let periods = dir.path().join("periods.json");
+    let out = periods.to_str().unwrap();
+    let rule = Rule::officers(4);
+    let least = rule
+        .fixed_points(&common_below(192))
+        .iter()
+        .filter_map(|s| s.iter().copied().max())
+        .min()
+        .expect("a pattern of p = 4 below 192");
+    assert!(least > 128, "{least}");
+    // The last band holds only the least largest value: a floor or ceiling one byte off fails.
+    let bands = [(0, 64), (64, 128), (128, least), (least, least + 1)];
+    let mut splits = 0;
+    for (from, below) in bands {
+        let band = format!("{from}..{below}");
+        let args = [
+            "sat",
+            "cubes",
+            "officers",
+            "--p",
+            "4",
+            "--band",
+            &band,
+            "--conflicts",
+            "1",
+            "--threads",
+            "2",
+            "--out",
+            out,
+        ];
+        let run = grundy(&args);
+        assert!(run.status.success(), "{run:?}");
+        let ledger = dir
+            .path()
+            .join(format!("cubes-p4-feasible-band{from}-{below}.json"));
+        splits += ladder_json(&ledger)["splits"].as_u64().unwrap();
+        // Run again: answered already, no second rung.
+        assert!(grundy(&args).status.success());
+    }
+    assert!(splits > 0, "no band was cut into cubes");
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let rungs = rungs_of(&ladder);
+    let asked: Vec<(u16, u16)> = rungs.iter().map(|r| (r.0, r.1)).collect();
+    assert_eq!(asked, bands, "one rung a band");
+    every_rung_agrees(&rule, &ladder);
+    let from_cubes = ladder["rungs"].as_array().unwrap().iter();
+    assert!(from_cubes.clone().all(|r| r["cubes"].as_str().is_some()));
+    let (refuted, pattern) = refuted_and_pattern(&ladder);
+    assert_eq!(
+        refuted, least,
+        "the bands below the least largest value chain up"
+    );
+    assert!((0..4).all(|r| rule.fixed_at(&pattern, r)), "{pattern:?}");
+    assert_eq!(pattern.iter().max(), Some(&least), "{pattern:?}");
+    let file: Json = serde_json::from_str(&std::fs::read_to_string(&periods).unwrap()).unwrap();
+    assert_eq!(file["results"][0]["feasible"], "sat");
+    // `sat bounds` goes on above the bands the cubes refuted: no rung of its own below them.
+    let more = [
+        "sat", "bounds", "officers", "--p", "4", "--from", "64", "--step", "64", "--to", "192",
+        "--out", out,
+    ];
+    assert!(grundy(&more).status.success());
+    let after = rungs_of(&ladder_json(&dir.path().join("bounds-p4-feasible.json")));
+    assert_eq!(after.len(), bands.len(), "{after:?}");
+
+    for bad in [
+        vec!["--band", "264..256"],
+        vec!["--band", "0..600"],
+        vec!["--band", "256"],
+        vec!["--band", "0..2"],
+        vec!["--band", "0..64", "--keep-rotation"],
+        vec!["--band", "0..64", "--within", "0:3"],
+    ] {
+        let mut line = vec!["sat", "cubes", "officers", "--p", "4", "--out", out];
+        line.extend(bad);
+        fails_with_one_line(&line);
+    }
+    // A ledger of another band is refused and left as it is.
+    let other = dir.path().join("cubes-p4-feasible-band0-64.json");
+    let text = std::fs::read_to_string(&other).unwrap();
+    let line = [
+        "sat",
+        "cubes",
+        "officers",
+        "--p",
+        "4",
+        "--band",
+        "64..128",
+        "--ledger",
+        other.to_str().unwrap(),
+        "--out",
+        out,
+    ];
+    let err = fails_with_one_line(&line);
+    assert!(err.contains("0..64"), "{err}");
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), text);
+}
+
+/// A band dealt to a job array (`slurm cubes --band`, run here) and merged back: its answer is
+/// the brute force's, recorded in the ladder as the rung of that band.
+#[test]
+fn a_band_dealt_into_shares_merges_into_the_ladder() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let work = dir.path().join("work");
+    let (out, work) = (out.to_str().unwrap(), work.to_str().unwrap());
+    let rule = Rule::officers(4);
+    assert!(rule.fixed_points(&common_below(128)).is_empty());
+    let args = [
+        "slurm",
+        "cubes",
+        "officers",
+        "--p",
+        "4",
+        "--band",
+        "0..128",
+        "--shares",
+        "3",
+        "--conflicts",
+        "1",
+        "--out",
+        out,
+        "--work",
+        work,
+        "--run-here",
+    ];
+    let run = grundy(&args);
+    assert!(run.status.success(), "{run:?}");
+    let manifest = std::fs::read_to_string(dir.path().join("work/manifest.json")).unwrap();
+    assert!(manifest.contains("--band"), "{manifest}");
+    let merged = grundy(&["merge", work]);
+    assert!(merged.status.success(), "{merged:?}");
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    assert_eq!(rungs_of(&ladder), vec![(0, 128, "unsat".to_string())]);
+    let campaign = ladder_json(&dir.path().join("cubes-p4-feasible-band0-128.json"));
+    assert_eq!(campaign["shares"].as_array().map_or(0, Vec::len), 0);
+    assert_eq!(campaign["band"]["below"], 128);
+}

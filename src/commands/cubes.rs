@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use grundy::Game;
+use grundy::sat::bounds::Band;
 use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
 
 use super::question::Question;
@@ -25,6 +26,7 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
         timeout,
         calls,
         within,
+        band,
         ledger,
         save_every,
         deal,
@@ -40,13 +42,13 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
     if !(2..=256).contains(&fanout) {
         bail!("--fanout must be between 2 and 256");
     }
-    let c = Campaign::set_up(&ask, within.as_deref(), out, values)?;
-    let path = ledger.unwrap_or_else(|| Ledger::path_beside(&c.out, c.p, c.name()));
+    let c = Campaign::set_up(&ask, within.as_deref(), band, out, values)?;
+    let path = ledger.unwrap_or_else(|| Ledger::path_beside(&c.out, c.p, c.name(), band));
     let _lock = Ledger::lock(&path)?;
     let mut ledger =
         c.continue_ledger(&path, within.is_some(), deal.is_none() && !gather, gather)?;
     if let Some(k) = deal {
-        return deal_cubes(&path, &mut ledger, k, &c.encoding, &c.game, c.p);
+        return deal_cubes(&path, &mut ledger, k, c.solving(), &c.game, c.p);
     }
     if gather {
         c.gather_into(&path, &mut ledger, finished_only)?;
@@ -54,7 +56,7 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
     let verdict = if ledger.verdict() == Verdict::Open && !gather {
         let stop = AtomicBool::new(false);
         let run = Conquer {
-            encoding: &c.encoding,
+            encoding: c.solving(),
             threads: threads.unwrap_or_else(|| {
                 std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
             }),
@@ -83,10 +85,13 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
         let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
         println!("pattern (checked): {}", s.join(","));
     }
-    c.merge_answer(
-        ledger.period_result(&c.encoding, c.known.pattern(c.p as u64)),
-        "cubes",
-    )?;
+    match ledger.band {
+        Some(band) => c.record_band(band, &verdict, &ledger, &path)?,
+        None => c.merge_answer(
+            ledger.period_result(&c.encoding, c.known.pattern(c.p as u64)),
+            "cubes",
+        )?,
+    }
     if verdict == Verdict::Open && grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
@@ -97,6 +102,9 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
 fn verdict_text(verdict: &Verdict, ledger: &Ledger) -> &'static str {
     match verdict {
         Verdict::Sat(_) => "SAT",
+        Verdict::Unsat if ledger.band.is_some() => {
+            "UNSAT in the band: no pattern has its largest value there"
+        }
         Verdict::Unsat if ledger.root == "*" => "UNSAT",
         Verdict::Unsat => "UNSAT inside the cube (answers nothing about p)",
         Verdict::PartRefuted if ledger.share_of.is_some() => {
@@ -111,6 +119,9 @@ fn verdict_text(verdict: &Verdict, ledger: &Ledger) -> &'static str {
 struct Campaign {
     question: Question,
     fresh: Ledger,
+    /// With `--band`: the question's encoding with a largest value first, which the campaign
+    /// runs on (the question's own, with a smallest first, keeps the ladder's fingerprint).
+    banded: Option<grundy::sat::encode::PeriodEncoding>,
 }
 
 impl std::ops::Deref for Campaign {
@@ -124,6 +135,7 @@ impl Campaign {
     fn set_up(
         ask: &PeriodQuestion,
         within: Option<&str>,
+        band: Option<Band>,
         out: Option<PathBuf>,
         values: u64,
     ) -> Result<Campaign> {
@@ -131,14 +143,80 @@ impl Campaign {
             .map_or(Ok(Cube::full(ask.p)), |w| Cube::parse(w, ask.p))
             .map_err(|e| anyhow::anyhow!("--within: {e}"))?;
         let question = Question::set_up(ask, out, values)?;
-        let fresh = Ledger::new(
-            &question.game.to_string(),
-            &question.encoding,
-            question.name(),
-            question.problem.break_rotation,
-            &root,
+        let game = question.game.to_string();
+        let Some(band) = band else {
+            let fresh = Ledger::new(
+                &game,
+                &question.encoding,
+                question.name(),
+                question.problem.break_rotation,
+                &root,
+            );
+            return Ok(Campaign {
+                question,
+                fresh,
+                banded: None,
+            });
+        };
+        let mut banded = (question.problem).encode_question_rotation_kept(ask.p, ask.primitive)?;
+        banded.put_largest_first();
+        let fresh = Ledger::in_band(&game, &banded, question.name(), band)
+            .map_err(|reason| anyhow::anyhow!("--band: {reason}"))?;
+        Ok(Campaign {
+            question,
+            fresh,
+            banded: Some(banded),
+        })
+    }
+
+    /// The encoding the cubes are solved on.
+    fn solving(&self) -> &grundy::sat::encode::PeriodEncoding {
+        self.banded.as_ref().unwrap_or(&self.encoding)
+    }
+
+    /// A band campaign's answer goes into the question's bounds ladder as a rung (a pattern
+    /// too), and what the ladder then says into the periods file.
+    fn record_band(
+        &self,
+        band: Band,
+        verdict: &Verdict,
+        ledger: &Ledger,
+        path: &Path,
+    ) -> Result<()> {
+        use grundy::sat::bounds::{Ladder, RungAnswer};
+        let (answer, pattern) = match verdict {
+            Verdict::Unsat => (RungAnswer::Unsat, None),
+            Verdict::Sat(pattern) => (RungAnswer::Sat, Some(pattern.as_slice())),
+            Verdict::Open | Verdict::PartRefuted => return Ok(()),
+        };
+        let ladder_path = Ladder::path_beside(&self.out, self.p, self.name());
+        let _lock = Ladder::lock(&ladder_path)?;
+        let fresh = Ladder::new(
+            &self.game.to_string(),
+            &self.encoding,
+            self.name(),
+            self.problem.break_rotation,
         );
-        Ok(Campaign { question, fresh })
+        let mut ladder = match Ladder::read(&ladder_path)? {
+            Some(old) => match old.refuses(&fresh) {
+                Some(reason) => bail!("{}: {reason}", ladder_path.display()),
+                None => old,
+            },
+            None => fresh,
+        };
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        if ladder.record_band(band, answer, ledger.solver_seconds, &name, pattern) {
+            ladder.save(&ladder_path)?;
+            println!(
+                "band {band} recorded in {}: {}",
+                ladder_path.display(),
+                ladder.summary_line()
+            );
+        }
+        let feasible = self.known.pattern(self.p as u64);
+        self.merge_answer(ladder.period_result(&self.encoding, feasible), "bounds")
     }
 
     /// The ledger at `path` if there is one (refused if it asks another question, sits inside
@@ -283,7 +361,10 @@ fn deal_cubes(
         );
     }
     let flags = question_flags(ledger.question == "primitive", !ledger.rotation_broken);
-    let question: String = flags.map(|f| format!(" {f}")).collect();
+    let mut question: String = flags.map(|f| format!(" {f}")).collect();
+    if let Some(band) = ledger.band {
+        question += &format!(" --band {band}");
+    }
     println!(
         "run each share (its cubes, under its lock) with: grundy sat cubes {game} --p {p}{question} \
          --ledger SHARE [--threads T --timeout S ...]; then gather them with the same command \

@@ -172,7 +172,7 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
 fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::PeriodResult) {
     use grundy::sat::cubes::Ledger;
     for question in ["feasible", "primitive"] {
-        let path = Ledger::path_beside(periods, r.p as usize, question);
+        let path = Ledger::path_beside(periods, r.p as usize, question, None);
         match Ledger::read(&path) {
             Ok(Some(l)) => {
                 println!("      cubes ({question}): {}", l.progress_line());
@@ -188,6 +188,40 @@ fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::Peri
             Ok(Some(l)) => println!("      bounds ({question}): {}", l.summary_line()),
             Ok(None) => {}
             Err(e) => println!("      bounds ({question}): {e}"),
+        }
+        band_campaign_lines(periods, r.p as usize, question);
+    }
+}
+
+/// The band campaigns (`sat cubes --band`) of one question still open: an answered one is a
+/// rung of the ladder shown above.
+fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
+    use grundy::sat::cubes::{Ledger, Verdict};
+    let dir = periods.parent().unwrap_or(std::path::Path::new(""));
+    let stem = format!("cubes-p{p}-{question}-band");
+    let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        std::path::Path::new(".")
+    } else {
+        dir
+    }) else {
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(&stem) && n.ends_with(".json") && !n.contains(".deal"))
+        .collect();
+    names.sort();
+    for name in names {
+        match Ledger::read(&dir.join(&name)) {
+            Ok(Some(l)) if matches!(l.verdict(), Verdict::Open | Verdict::PartRefuted) => {
+                let band = l.band.map_or_else(String::new, |b| b.to_string());
+                println!(
+                    "      cubes ({question}, band {band}): {}",
+                    l.progress_line()
+                );
+            }
+            Ok(_) => {}
+            Err(e) => println!("      cubes ({question}): {e}"),
         }
     }
 }

@@ -234,6 +234,7 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
                 keep_rotation,
             },
         shares,
+        band,
         conflicts,
         fanout,
         timeout,
@@ -253,10 +254,13 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
     let out =
         absolute(out.unwrap_or_else(|| grundy::sat::periods::PeriodsFile::default_path(&game)))?;
     let question = if primitive { "primitive" } else { "feasible" };
-    let ledger = absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question)))?;
+    let ledger = absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question, band)))?;
     let mut cube_args: Vec<String> = vec!["sat".into(), "cubes".into(), game.to_string()];
     cube_args.extend(["--p".into(), p.to_string()]);
     cube_args.extend(question_flags(primitive, keep_rotation).map(String::from));
+    if let Some(band) = band {
+        cube_args.extend(["--band".into(), band.to_string()]);
+    }
     cube_args.extend(["--out".into(), out.display().to_string()]);
     cube_args.extend(["--values".into(), values.to_string()]);
     let on_ledger = |extra: &[&str]| -> Vec<String> {

@@ -81,6 +81,63 @@ pub struct Rung {
     /// The DRAT certificate of an UNSAT rung, with `--proof-dir`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<ProofNote>,
+    /// The cube campaign that answered this band (`grundy sat cubes --band`), its ledger's file
+    /// name beside the ladder; `seconds` are its solver seconds summed over threads and runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cubes: Option<String>,
+}
+
+/// A band of values `from..below` (true values): the question "a pattern whose largest value
+/// lies in it?", as a rung of a ladder or as the root of a cube campaign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Band {
+    pub from: Value,
+    pub below: Value,
+}
+
+impl std::fmt::Display for Band {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..{}", self.from, self.below)
+    }
+}
+
+impl std::str::FromStr for Band {
+    type Err = String;
+
+    /// `F..V` with `F < V <= 512`.
+    fn from_str(text: &str) -> Result<Band, String> {
+        let bad = || format!("bad band {text:?}: need F..V with F < V <= {WHOLE_QUESTION}");
+        let (from, below) = text.split_once("..").ok_or_else(bad)?;
+        let (from, below): (Value, Value) = (
+            from.trim().parse().map_err(|_| bad())?,
+            below.trim().parse().map_err(|_| bad())?,
+        );
+        if from >= below || below > WHOLE_QUESTION {
+            return Err(bad());
+        }
+        Ok(Band { from, below })
+    }
+}
+
+/// The box of `band` with a largest value at residue 0 ([`PeriodEncoding::put_largest_first`]):
+/// `s[0]` from the byte of the smallest common value of at least `from` to the byte of the
+/// largest below `below`, every other residue up to that byte. With a largest value first, "a
+/// pattern whose largest value lies in the band" is exactly "a model in this box".
+///
+/// # Errors
+/// A line saying why, if no common value lies in the band.
+pub fn band_cube(e: &PeriodEncoding, band: Band) -> Result<super::cubes::Cube, String> {
+    let top = (0..=255u8).rev().find(|&c| e.expand(&[c])[0] < band.below);
+    let floor = (0..=255u8).find(|&c| e.expand(&[c])[0] >= band.from);
+    match (floor, top) {
+        (Some(floor), Some(top)) if floor <= top => {
+            let mut cube = super::cubes::Cube::full(e.p);
+            cube.hi.iter_mut().for_each(|h| *h = top);
+            cube.lo[0] = floor;
+            Ok(cube)
+        }
+        _ => Err(format!("no common value lies in the band {band}")),
+    }
 }
 
 /// The ladder of one question, as written to disk.
@@ -114,6 +171,43 @@ pub struct LadderError {
 }
 
 impl Ladder {
+    /// Records the answer of a cube campaign on `band` (its ledger `cubes`, beside the ladder)
+    /// as a rung, unless the ladder has that rung already; a pattern is kept unless the ladder
+    /// holds one with a smaller largest value. Returns whether the ladder changed.
+    pub fn record_band(
+        &mut self,
+        band: Band,
+        answer: RungAnswer,
+        seconds: f64,
+        cubes: &str,
+        pattern: Option<&[Value]>,
+    ) -> bool {
+        let same = |r: &Rung| {
+            (r.from, r.below, r.answer, r.cubes.as_deref())
+                == (band.from, band.below, answer, Some(cubes))
+        };
+        if self.rungs.iter().any(same) {
+            return false;
+        }
+        self.rungs.push(Rung {
+            from: band.from,
+            below: band.below,
+            largest_first: true,
+            threads: 0,
+            answer,
+            seconds,
+            proof: None,
+            cubes: Some(cubes.to_string()),
+        });
+        if let Some(found) = pattern {
+            let largest = found.iter().copied().max();
+            if self.largest_in_pattern().is_none_or(|m| Some(m) > largest) {
+                self.pattern = Some(found.to_vec());
+            }
+        }
+        true
+    }
+
     pub fn new(game: &str, e: &PeriodEncoding, question: &str, rotation_broken: bool) -> Ladder {
         Ladder {
             game: game.to_string(),
@@ -368,6 +462,7 @@ pub fn climb(
             answer,
             seconds: started.elapsed().as_secs_f64(),
             proof,
+            cubes: None,
         });
         after_rung(ladder)?;
         if answer == RungAnswer::Timeout {
@@ -657,6 +752,7 @@ mod tests {
             answer,
             seconds: 1.0,
             proof: None,
+            cubes: None,
         };
         ladder.rungs = vec![
             rung(0, 64, RungAnswer::Unsat),

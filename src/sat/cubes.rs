@@ -172,15 +172,30 @@ impl Cube {
     }
 }
 
-/// The live bytes of each residue in `cube`, by the pairwise conflicts with fixed residues and,
-/// with `rotation_broken`, `s[r] >= lo[0]`. Sound but weak (the solver knows more); it only
-/// chooses splits.
-fn live_bytes(shifts: &[Vec<u8>], cube: &Cube, rotation_broken: bool) -> Vec<Vec<u8>> {
+/// How a campaign's encoding breaks rotation symmetry: what residue 0 bounds the others by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rotation {
+    /// Every rotation kept.
+    Kept,
+    /// `s[0]` is a smallest value (the question's own encoding).
+    SmallestFirst,
+    /// `s[0]` is a largest value (a band of [`super::bounds`]).
+    LargestFirst,
+}
+
+/// The live bytes of each residue in `cube`, by the pairwise conflicts with fixed residues and
+/// the rotation: `s[r] >= lo[0]` with a smallest value first, `s[r] <= hi[0]` with a largest.
+/// Sound but weak (the solver knows more); it only chooses splits.
+fn live_bytes(shifts: &[Vec<u8>], cube: &Cube, rotation: Rotation) -> Vec<Vec<u8>> {
     let p = cube.lo.len();
     let fixed: Vec<usize> = (0..p).filter(|&q| cube.lo[q] == cube.hi[q]).collect();
     (0..p)
         .map(|r| {
-            let floor = if rotation_broken { cube.lo[0] } else { 0 };
+            let (floor, ceiling) = match rotation {
+                Rotation::Kept => (0, 255),
+                Rotation::SmallestFirst => (cube.lo[0], 255),
+                Rotation::LargestFirst => (0, cube.hi[0]),
+            };
             let forbidden: Vec<(u8, [bool; 256])> = fixed
                 .iter()
                 .filter(|&&q| q != r)
@@ -195,7 +210,7 @@ fn live_bytes(shifts: &[Vec<u8>], cube: &Cube, rotation_broken: bool) -> Vec<Vec
                     (cube.lo[q], f)
                 })
                 .collect();
-            (cube.lo[r].max(floor)..=cube.hi[r])
+            (cube.lo[r].max(floor)..=cube.hi[r].min(ceiling))
                 .filter(|&c| forbidden.iter().all(|(b, f)| !f[(c ^ b) as usize]))
                 .collect()
         })
@@ -209,10 +224,10 @@ fn live_bytes(shifts: &[Vec<u8>], cube: &Cube, rotation_broken: bool) -> Vec<Vec
 pub fn split(
     shifts: &[Vec<u8>],
     cube: &Cube,
-    rotation_broken: bool,
+    rotation: Rotation,
     fanout: usize,
 ) -> Option<Vec<Cube>> {
-    let live = live_bytes(shifts, cube, rotation_broken);
+    let live = live_bytes(shifts, cube, rotation);
     let r = (0..cube.lo.len())
         .filter(|&r| cube.lo[r] < cube.hi[r])
         .min_by_key(|&r| (live[r].len(), r))?;
@@ -244,6 +259,11 @@ pub struct Ledger {
     /// "feasible" or "primitive".
     pub question: String,
     pub rotation_broken: bool,
+    /// A band of [`super::bounds`]: the campaign asks "a pattern whose largest value lies in
+    /// `from..below`?" on the encoding with a largest value first, its root the band's box
+    /// ([`super::bounds::band_cube`]); its UNSAT is a rung of the question's bounds ladder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<super::bounds::Band>,
     /// [`super::lemmas::fingerprint`] of the encoding: a ledger goes on only on the same clauses.
     pub fingerprint: String,
     /// The box the campaign covers (`*`, the full box, unless started inside a cube).
@@ -340,16 +360,47 @@ impl Ledger {
         Cube::parse(&self.root, self.p).map_or(1.0, |c| c.share())
     }
 
+    /// How the campaign's encoding breaks rotation.
+    pub fn rotation(&self) -> Rotation {
+        match (self.rotation_broken, &self.band) {
+            (_, Some(_)) => Rotation::LargestFirst,
+            (true, None) => Rotation::SmallestFirst,
+            (false, None) => Rotation::Kept,
+        }
+    }
+
+    /// A new campaign on `band` (the root, [`super::bounds::band_cube`]), on `e` with a largest
+    /// value put first.
+    pub fn in_band(
+        game: &str,
+        e: &PeriodEncoding,
+        question: &str,
+        band: super::bounds::Band,
+    ) -> Result<Ledger, String> {
+        let root = super::bounds::band_cube(e, band)?;
+        Ok(Ledger {
+            band: Some(band),
+            ..Ledger::new(game, e, question, true, &root)
+        })
+    }
+
     /// The share of the box this ledger answers for: its root less what lies elsewhere.
     pub fn held(&self) -> f64 {
         self.root_share() - self.elsewhere
     }
 
-    /// Where the campaign on `p`'s `question` keeps its ledger unless told otherwise: beside the
-    /// game's periods file, `cubes-p<P>-<question>.json`.
-    pub fn path_beside(periods_file: &Path, p: usize, question: &str) -> PathBuf {
+    /// Where the campaign on `p`'s `question` (or on one band of it) keeps its ledger unless
+    /// told otherwise: beside the game's periods file, `cubes-p<P>-<question>.json` (with a
+    /// band, `...-band<F>-<V>.json`).
+    pub fn path_beside(
+        periods_file: &Path,
+        p: usize,
+        question: &str,
+        band: Option<super::bounds::Band>,
+    ) -> PathBuf {
         let dir = periods_file.parent().unwrap_or(Path::new(""));
-        dir.join(format!("cubes-p{p}-{question}.json"))
+        let band = band.map_or_else(String::new, |b| format!("-band{}-{}", b.from, b.below));
+        dir.join(format!("cubes-p{p}-{question}{band}.json"))
     }
 
     /// Where the campaign stands, in one line: the share refuted (of the box, and of the
@@ -429,6 +480,12 @@ impl Ledger {
                 format!("p = {} {}", fresh.p, fresh.question),
             );
             return differs("the question", &old, &new);
+        }
+        if self.band != fresh.band {
+            let show = |b: &Option<super::bounds::Band>| {
+                b.map_or_else(|| "the whole question".to_string(), |b| b.to_string())
+            };
+            return differs("", &show(&self.band), &show(&fresh.band));
         }
         if self.rotation_broken != fresh.rotation_broken {
             return differs(
@@ -752,11 +809,11 @@ fn worker<'h>(
         }
     };
     let e = run.encoding;
-    let rotation_broken = frontier
+    let rotation = frontier
         .lock()
         .expect("cube frontier lock")
         .ledger
-        .rotation_broken;
+        .rotation();
     // Region clauses and pooled lemmas already added to this solver.
     let (mut seen, mut seen_learned) = (0, 0);
     loop {
@@ -829,7 +886,7 @@ fn worker<'h>(
             Ok(Tried::Undecided) => {
                 // Refuted meanwhile by another worker's wider refutation: nothing to split.
                 if state.running.remove(&ticket).is_some() {
-                    match split(e.shifts(), &cube, rotation_broken, run.fanout) {
+                    match split(e.shifts(), &cube, rotation, run.fanout) {
                         Some(pieces) => {
                             // Reversed: the queue is a stack, so the lowest piece goes first.
                             state.open.extend(pieces.into_iter().rev());
@@ -1016,7 +1073,12 @@ mod tests {
         for _ in 0..500 {
             let cube = random_cube(5, &mut x);
             assert_eq!(Cube::parse(&cube.render(), 5).unwrap(), cube);
-            for (rotation, fanout) in [(false, 2), (true, 2), (false, 5), (true, 256)] {
+            let (kept, smallest, largest) = (
+                Rotation::Kept,
+                Rotation::SmallestFirst,
+                Rotation::LargestFirst,
+            );
+            for (rotation, fanout) in [(kept, 2), (smallest, 2), (kept, 5), (largest, 256)] {
                 let Some(pieces) = split(&shifts, &cube, rotation, fanout) else {
                     assert!((0..5).all(|r| cube.lo[r] == cube.hi[r]));
                     continue;
@@ -1050,12 +1112,13 @@ mod tests {
         let shifts = vec![vec![], (1..=200).collect(), vec![], vec![]];
         let mut cube = Cube::full(4);
         (cube.lo[0], cube.hi[0]) = (10, 10);
-        let live = live_bytes(&shifts, &cube, false);
+        let live = live_bytes(&shifts, &cube, Rotation::Kept);
         assert_eq!((live[1].len(), live[2].len(), live[3].len()), (56, 256, 56));
         assert!(live[1].iter().all(|&c| c == 10 || (c ^ 10) > 200));
-        let [a, b] = <[Cube; 2]>::try_from(split(&shifts, &cube, false, 2).unwrap()).unwrap();
+        let [a, b] =
+            <[Cube; 2]>::try_from(split(&shifts, &cube, Rotation::Kept, 2).unwrap()).unwrap();
         // Fanout 256: a piece per live byte of residue 1.
-        let all = split(&shifts, &cube, false, 256).unwrap();
+        let all = split(&shifts, &cube, Rotation::Kept, 256).unwrap();
         assert_eq!(all.len(), 56);
         assert!(all.iter().all(|c| {
             live[1]
@@ -1065,7 +1128,14 @@ mod tests {
                 == 1
         }));
         // With rotation broken, nothing below s[0]'s lower bound lives.
-        assert!(live_bytes(&shifts, &cube, true)[2].iter().all(|&c| c >= 10));
+        assert!(
+            live_bytes(&shifts, &cube, Rotation::SmallestFirst)[2]
+                .iter()
+                .all(|&c| c >= 10)
+        );
+        // With a largest value first, nothing above s[0]'s upper bound lives.
+        let largest = live_bytes(&shifts, &cube, Rotation::LargestFirst);
+        assert_eq!(largest[2], (0..=10).collect::<Vec<u8>>());
         assert_eq!((a.hi[1], b.lo[1]), (live[1][28] - 1, live[1][28]));
     }
 }

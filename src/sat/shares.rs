@@ -55,7 +55,7 @@ impl Ledger {
                 n => format!("no cube is open here to deal ({n} shares are out: gather them)"),
             });
         }
-        self.splits += split_largest(&mut open, k, shifts, self.rotation_broken);
+        self.splits += split_largest(&mut open, k, shifts, self.rotation());
         let hands = deal_hands(&open, k);
         self.deals += 1;
         let stem = file_name.strip_suffix(".json").unwrap_or(file_name);
@@ -143,6 +143,7 @@ impl Ledger {
             p: self.p,
             question: self.question.clone(),
             rotation_broken: self.rotation_broken,
+            band: self.band,
             fingerprint: self.fingerprint.clone(),
             root: self.root.clone(),
             ..Ledger::default()
@@ -151,7 +152,12 @@ impl Ledger {
 }
 
 /// Splits the largest cube until there are `k` (or none can be split); returns the splits made.
-fn split_largest(open: &mut Vec<Cube>, k: usize, shifts: &[Vec<u8>], rotation: bool) -> u64 {
+fn split_largest(
+    open: &mut Vec<Cube>,
+    k: usize,
+    shifts: &[Vec<u8>],
+    rotation: super::cubes::Rotation,
+) -> u64 {
     let mut splits = 0;
     // Cubes that cannot be split (every residue fixed) are set aside, not tried again.
     let mut whole = Vec::new();
