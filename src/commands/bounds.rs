@@ -45,19 +45,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
     let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
     let _lock = Ladder::lock(&path)?;
-    let fresh = Ladder::new(
-        &q.game.to_string(),
-        &q.encoding,
-        q.name(),
-        q.problem.break_rotation,
-    );
-    let mut ladder = match Ladder::read(&path)? {
-        Some(old) => match old.refuses(&fresh) {
-            Some(reason) => bail!("{}: {reason}", path.display()),
-            None => old,
-        },
-        None => fresh,
-    };
+    let mut ladder = q.open_ladder(&path)?;
     // A pattern read back is checked again before it can be merged.
     if let Some(pattern) = &ladder.pattern
         && let Err(reason) = q.check_pattern(pattern)

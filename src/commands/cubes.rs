@@ -191,19 +191,7 @@ impl Campaign {
         };
         let ladder_path = Ladder::path_beside(&self.out, self.p, self.name());
         let _lock = Ladder::lock(&ladder_path)?;
-        let fresh = Ladder::new(
-            &self.game.to_string(),
-            &self.encoding,
-            self.name(),
-            self.problem.break_rotation,
-        );
-        let mut ladder = match Ladder::read(&ladder_path)? {
-            Some(old) => match old.refuses(&fresh) {
-                Some(reason) => bail!("{}: {reason}", ladder_path.display()),
-                None => old,
-            },
-            None => fresh,
-        };
+        let mut ladder = self.open_ladder(&ladder_path)?;
         let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());

@@ -63,6 +63,25 @@ impl Question {
         })
     }
 
+    /// The question's bounds ladder at `path`, or a fresh one if there is none; a ladder of
+    /// another question or encoding is refused.
+    pub fn open_ladder(&self, path: &std::path::Path) -> Result<grundy::sat::bounds::Ladder> {
+        use grundy::sat::bounds::Ladder;
+        let fresh = Ladder::new(
+            &self.game.to_string(),
+            &self.encoding,
+            self.name(),
+            self.problem.break_rotation,
+        );
+        match Ladder::read(path)? {
+            Some(old) => match old.refuses(&fresh) {
+                Some(reason) => bail!("{}: {reason}", path.display()),
+                None => Ok(old),
+            },
+            None => Ok(fresh),
+        }
+    }
+
     /// "feasible" or "primitive".
     pub fn name(&self) -> &'static str {
         if self.primitive {
