@@ -681,11 +681,12 @@ struct BenchExactArgs {
     json: Option<PathBuf>,
 }
 
-/// Parses a count: `98304`, `2^21`, `1e6`, `1_000_000`.
+/// Parses a band `F..V` (true values, `F < V <= 512`).
 fn parse_band(s: &str) -> Result<grundy::sat::bounds::Band, String> {
     s.parse()
 }
 
+/// Parses a count: `98304`, `2^21`, `1e6`, `1_000_000`.
 fn parse_count(s: &str) -> Result<u64, String> {
     let t = s.replace('_', "");
     let parsed = if let Some((b, e)) = t.split_once('^') {

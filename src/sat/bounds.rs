@@ -127,9 +127,7 @@ impl std::str::FromStr for Band {
 /// # Errors
 /// A line saying why, if no common value lies in the band.
 pub fn band_cube(e: &PeriodEncoding, band: Band) -> Result<super::cubes::Cube, String> {
-    let top = (0..=255u8).rev().find(|&c| e.expand(&[c])[0] < band.below);
-    let floor = (0..=255u8).find(|&c| e.expand(&[c])[0] >= band.from);
-    match (floor, top) {
+    match (floor_byte(e, band.from), top_byte(e, band.below)) {
         (Some(floor), Some(top)) if floor <= top => {
             let mut cube = super::cubes::Cube::full(e.p);
             cube.hi.iter_mut().for_each(|h| *h = top);
@@ -349,7 +347,7 @@ impl Ladder {
 /// # Errors
 /// A line saying why, if no common value lies below `below`.
 pub fn rung_units(e: &PeriodEncoding, below: Value) -> Result<Vec<i32>, String> {
-    let Some(top) = (0..=255u8).rev().find(|&c| e.expand(&[c])[0] < below) else {
+    let Some(top) = top_byte(e, below) else {
         let least = e.expand(&[0])[0];
         return Err(format!(
             "no common value lies below {below} (the least is {least})"
@@ -365,8 +363,18 @@ pub fn rung_units(e: &PeriodEncoding, below: Value) -> Result<Vec<i32>, String> 
 /// at least `from`: with a largest value at residue 0, "some value is at least `from`". None
 /// when every common value is (no floor).
 pub fn floor_unit(e: &PeriodEncoding, from: Value) -> Option<i32> {
-    let c = (0..=255u8).find(|&c| e.expand(&[c])[0] >= from)?;
+    let c = floor_byte(e, from)?;
     (c > 0).then(|| -e.at_most(0, usize::from(c) - 1))
+}
+
+/// The byte of the largest common value below `below`, if any (bytes keep the order of values).
+fn top_byte(e: &PeriodEncoding, below: Value) -> Option<u8> {
+    (0..=255u8).rev().find(|&c| e.expand(&[c])[0] < below)
+}
+
+/// The byte of the smallest common value of at least `from`, if any.
+fn floor_byte(e: &PeriodEncoding, from: Value) -> Option<u8> {
+    (0..=255u8).find(|&c| e.expand(&[c])[0] >= from)
 }
 
 /// How the rungs run.

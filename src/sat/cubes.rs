@@ -483,9 +483,13 @@ impl Ledger {
         }
         if self.band != fresh.band {
             let show = |b: &Option<super::bounds::Band>| {
-                b.map_or_else(|| "the whole question".to_string(), |b| b.to_string())
+                b.map_or_else(
+                    || "the whole question".to_string(),
+                    |b| format!("the band {b}"),
+                )
             };
-            return differs("", &show(&self.band), &show(&fresh.band));
+            let (old, new) = (show(&self.band), show(&fresh.band));
+            return Some(format!("made for {old}, not {new}"));
         }
         if self.rotation_broken != fresh.rotation_broken {
             return differs(
