@@ -607,6 +607,14 @@ enum PlotKind {
         #[arg(long, default_value = "sat")]
         out: PathBuf,
     },
+    /// Where patterns live: the largest value of each period's pattern, and the range still
+    /// open (from the bounds ladder up to 512) for each undecided period.
+    Maxima {
+        /// Periods JSON (`grundy sat`, results/<game>/periods.json), ladders beside it.
+        periods: PathBuf,
+        #[arg(long, default_value = "maxima")]
+        out: PathBuf,
+    },
     /// Values per second against threads, C baselines as reference lines.
     Scaling {
         /// `grundy bench speculative --json` output.

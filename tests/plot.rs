@@ -253,6 +253,74 @@ fn the_cloud_draws_every_rare_value_of_the_oracle() {
     assert!(long.points.len() <= grundy::plot::MAX_CLOUD_POINTS + rares);
 }
 
+/// The smallest `d` dividing `pattern.len()` with `pattern[i] = pattern[i + d]` throughout.
+fn smallest_repeat(pattern: &[u16]) -> usize {
+    let p = pattern.len();
+    (1..=p)
+        .find(|&d| p.is_multiple_of(d) && (0..p).all(|i| pattern[i] == pattern[(i + d) % p]))
+        .unwrap()
+}
+
+#[test]
+fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Riley's published patterns as a periods file, each with its own smallest repeat; p = 27
+    // open with a ladder refuted below 256, p = 29 open without one.
+    // (Riley's patterns are all primitive, so a lifted one is added below.)
+    let riley: Vec<(usize, Vec<u16>)> = crate::sat::riley()
+        .into_iter()
+        .filter_map(|(p, pattern)| Some((p, pattern?)))
+        .collect();
+    assert!(riley.len() >= 15, "Riley lists patterns for most p <= 26");
+    let row = |p: usize, status: &str, pattern: Option<&Vec<u16>>| {
+        serde_json::json!({"p": p, "feasible": status, "primitive": status, "pattern": pattern,
+            "pattern_period": pattern.map(|x| smallest_repeat(x)), "how": "fixture",
+            "solver": null, "seconds": 1.0, "variables": 0, "clauses": 0,
+            "timeout_seconds": 60.0})
+    };
+    let mut rows: Vec<serde_json::Value> =
+        riley.iter().map(|(p, x)| row(*p, "sat", Some(x))).collect();
+    // A lifted pattern (p = 23's twice as p = 46) is its divisor's point, not one of p = 46.
+    let (_, p23) = riley.iter().find(|(p, _)| *p == 23).unwrap();
+    rows.push(row(46, "sat", Some(&p23.repeat(2))));
+    rows.push(row(27, "timeout", None));
+    rows.push(row(29, "timeout", None));
+    let periods = d.join("periods.json");
+    let file = serde_json::json!({"game": ".6", "assumptions": "fixture", "rare_values": 1584,
+        "last_rare": 20627, "results": rows});
+    std::fs::write(&periods, file.to_string()).unwrap();
+    std::fs::write(
+        d.join("bounds-p27-feasible.json"),
+        r#"{"game": ".6", "p": 27, "question": "feasible", "rotation_broken": true,
+        "fingerprint": "f", "rungs": [{"below": 256, "answer": "unsat", "seconds": 1.0}]}"#,
+    )
+    .unwrap();
+
+    let maxima = grundy::plot::PatternMaxima::read(&periods).unwrap();
+    let expected: Vec<(u64, u16)> = riley
+        .iter()
+        .filter(|(p, x)| smallest_repeat(x) == *p)
+        .map(|(p, x)| (*p as u64, *x.iter().max().unwrap()))
+        .collect();
+    assert!(
+        expected.len() >= 10,
+        "most of Riley's patterns are primitive"
+    );
+    assert_eq!(maxima.patterns, expected);
+    assert_eq!(maxima.open, vec![(27, 256), (29, 0)]);
+    let svg = plot_ok(
+        d,
+        "maxima",
+        &["maxima", periods.to_str().unwrap()],
+        "the largest value of a pattern of minimal period p",
+    );
+    assert!(
+        svg.contains("odd p") && svg.contains("open: where"),
+        "{svg}"
+    );
+}
+
 #[test]
 fn the_histogram_counts_the_oracles_values() {
     let officers: Game = ".6".parse().unwrap();
@@ -280,7 +348,7 @@ fn bad_plot_input_is_one_line() {
     assert!(line.contains("cannot read"), "{line}");
     let garbage = d.join("garbage.json");
     std::fs::write(&garbage, "{\"not\": \"a periods file\"}").unwrap();
-    for kind in ["histogram", "sat", "scaling", "rares"] {
+    for kind in ["histogram", "sat", "maxima", "scaling", "rares"] {
         let line = fails_with_one_line(&["plot", kind, garbage.to_str().unwrap(), "--out", out]);
         assert!(line.contains("garbage.json"), "{kind}: {line}");
     }

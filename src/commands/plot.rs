@@ -6,11 +6,14 @@ use grundy::io::ValuesDump;
 use crate::{PlotKind, parse_game};
 
 pub(crate) fn run_plot(kind: PlotKind) -> Result<()> {
-    use grundy::plot::{self, Histogram, RarePoints, SatFrontier, Scaling, ValueCloud};
+    use grundy::plot::{
+        self, Histogram, PatternMaxima, RarePoints, SatFrontier, Scaling, ValueCloud,
+    };
     let written = match kind {
         PlotKind::Histogram { stats, out } => plot::render(&Histogram::read(&stats)?, &out)?,
         PlotKind::Rares { table, out } => plot::render(&RarePoints::read(&table)?, &out)?,
         PlotKind::Sat { periods, out } => plot::render(&SatFrontier::read(&periods)?, &out)?,
+        PlotKind::Maxima { periods, out } => plot::render(&PatternMaxima::read(&periods)?, &out)?,
         PlotKind::Scaling { bench, out } => plot::render(&Scaling::read(&bench)?, &out)?,
         PlotKind::Values {
             game,

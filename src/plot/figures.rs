@@ -4,7 +4,9 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::{DrawResult, Figure, Histogram, RarePoints, SatFrontier, Scaling, ValueCloud};
+use super::{
+    DrawResult, Figure, Histogram, PatternMaxima, RarePoints, SatFrontier, Scaling, ValueCloud,
+};
 use crate::sat::periods::Status;
 
 const COMMON: RGBColor = RGBColor(0x1f, 0x77, 0xb4);
@@ -307,6 +309,67 @@ impl Figure for SatFrontier {
                 .legend(|(x, y)| Text::new(">=V", (x - 4, y - 7), ("sans-serif", 13)));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}
+
+impl Figure for PatternMaxima {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        // The encoding's values are common values below 512 (one byte each), so 512 is the
+        // ceiling of every open range; 256 is where the byte's top bit starts.
+        const CEILING: f64 = 512.0;
+        root.fill(&WHITE)?;
+        let ps = self
+            .patterns
+            .iter()
+            .map(|x| x.0)
+            .chain(self.open.iter().map(|x| x.0));
+        let max_p = ps.max().unwrap_or(1) as f64;
+        let mut chart = ChartBuilder::on(root)
+            .caption(
+                format!(
+                    "{}: the largest value of a pattern of minimal period p",
+                    self.game
+                ),
+                caption_style(),
+            )
+            .margin(20)
+            .x_label_area_size(55)
+            .y_label_area_size(90)
+            .build_cartesian_2d(0.5..max_p + 0.5, 0.0..CEILING + 150.0)?;
+        // (The room above the ceiling holds the legend, clear of the open ranges.)
+        mesh!(chart, "period p", "largest value of the pattern")
+            .x_labels(max_p as usize)
+            .y_labels(12)
+            .x_label_formatter(&whole)
+            .draw()?;
+        chart.draw_series(LineSeries::new(
+            [(0.5, 256.0), (max_p + 0.5, 256.0)],
+            BLACK.mix(0.4).stroke_width(1),
+        ))?;
+        let open = TIMEOUT.mix(0.45);
+        chart
+            .draw_series(self.open.iter().map(|&(p, v)| {
+                let p = p as f64;
+                Rectangle::new([(p - 0.3, f64::from(v)), (p + 0.3, CEILING)], open.filled())
+            }))?
+            .label("open: where its largest value would lie (floor from sat bounds)")
+            .legend(swatch(TIMEOUT));
+        let odd_color = BASELINES[0];
+        for (odd, color, name) in [(false, COMMON, "even p"), (true, odd_color, "odd p")] {
+            chart
+                .draw_series(
+                    self.patterns
+                        .iter()
+                        .filter(|x| (x.0 % 2 == 1) == odd)
+                        .map(|&(p, v)| Circle::new((p as f64, f64::from(v)), 5, color.filled())),
+                )?
+                .label(format!("pattern found, {name}"))
+                .legend(dot(color));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
     }
 }
 

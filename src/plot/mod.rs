@@ -3,7 +3,7 @@ Figures: `grundy plot KIND` draws one picture from a file another command wrote,
 papers and the web) and PNG (for a quick look), side by side.
 
 Data first: each kind has a small struct holding exactly what it draws ([`Histogram`],
-[`RarePoints`], [`ValueCloud`], [`SatFrontier`], [`Scaling`]), a loader from the JSON or TSV file
+[`RarePoints`], [`ValueCloud`], [`SatFrontier`], [`PatternMaxima`], [`Scaling`]), a loader from the JSON or TSV file
 that `grundy` writes, and a [`Figure`] implementation that draws it on any plotters backend.
 [`render`] draws the same figure twice, on an SVG and a bitmap backend, and writes both files
 atomically.
@@ -106,6 +106,23 @@ pub struct SatFrontier {
     /// For open periods with a value-bound ladder beside the periods file: `(p, V)`, every
     /// pattern of the open question has a value of at least `V` ([`crate::sat::bounds`]).
     pub bounds: Vec<(u64, Value)>,
+}
+
+/// The largest value of each period's pattern, and how far up an open period's pattern would
+/// have to reach. Why: the SAT frontier says *whether* a period was decided; this says *where*
+/// its patterns live, and so how far a ladder of [`crate::sat::bounds`] still has to climb (each
+/// period's point is the one pattern the file holds; others may reach higher or lower: for
+/// Officers ours of 24 and 26 reach 284 and 266, Riley's 358 and 399).
+#[derive(Clone, Debug)]
+pub struct PatternMaxima {
+    pub game: String,
+    /// `(p, largest value)` of each pattern whose minimal period is `p` itself (a lifted
+    /// pattern repeats its divisor's point).
+    pub patterns: Vec<(u64, Value)>,
+    /// `(p, V)` for each period whose minimal-period question is open: a pattern of minimal
+    /// period `p`, if there is one, has its largest value in `V..512` (`V = 0` without a
+    /// refuted rung of its ladder).
+    pub open: Vec<(u64, Value)>,
 }
 
 /// Values per second against threads, with the C baselines as reference levels.
@@ -227,6 +244,37 @@ impl SatFrontier {
             results: file.results,
             bounds,
         })
+    }
+}
+
+impl PatternMaxima {
+    /// From a periods file and the ladders beside it (as [`SatFrontier::read`]).
+    pub fn read(path: &Path) -> Result<PatternMaxima, PlotError> {
+        Ok(PatternMaxima::from_frontier(&SatFrontier::read(path)?))
+    }
+
+    pub fn from_frontier(frontier: &SatFrontier) -> PatternMaxima {
+        let patterns = frontier
+            .results
+            .iter()
+            .filter(|r| r.pattern_period == Some(r.p))
+            .filter_map(|r| Some((r.p, *r.pattern.as_ref()?.iter().max()?)))
+            .collect();
+        let bound = |p: u64| {
+            let found = frontier.bounds.iter().find(|b| b.0 == p);
+            found.map_or(0, |b| b.1)
+        };
+        let open = frontier
+            .results
+            .iter()
+            .filter(|r| !r.primitive.decided())
+            .map(|r| (r.p, bound(r.p)))
+            .collect();
+        PatternMaxima {
+            game: frontier.game.clone(),
+            patterns,
+            open,
+        }
     }
 }
 
