@@ -3,7 +3,6 @@
 //! `OPTS="elim=0,walkeffort=400"` CaDiCaL options, `PRESET=1` (sat) or `2` (unsat), `ROT=1`
 //! rotation breaking. (The `hit`-variable form it was first measured against is in git history,
 //! commit e8cae76.)
-use grundy::sat::solve::CadicalRun;
 use std::time::Duration;
 
 mod common;
@@ -17,25 +16,9 @@ fn main() {
     if std::env::var("ROT").is_ok() {
         e.break_rotation();
     }
-    let opts = std::env::var("OPTS").unwrap_or_default();
-    let options: Vec<(&str, i32)> = opts
-        .split(',')
-        .filter(|o| !o.is_empty())
-        .map(|o| {
-            let (k, v) = o.split_once('=').unwrap();
-            (k, v.parse().unwrap())
-        })
-        .collect();
-    let preset = std::env::var("PRESET").map_or(0, |p| p.parse().unwrap());
-    let run = CadicalRun {
-        seed,
-        preset,
-        options: &options,
-        ..Default::default()
-    };
-    let (what, seconds) = common::solve_and_say(&e, &e.cnf, timeout, &run);
+    let (what, seconds, settings) = common::solve_with_env_settings(&e, &e.cnf, timeout, seed);
     println!(
-        "p={p} seed={seed} {opts} preset {preset} vars {} clauses {} {what} {:.1}s",
-        e.cnf.num_vars, e.cnf.num_clauses, seconds
+        "p={p} {settings} vars {} clauses {} {what} {seconds:.1}s",
+        e.cnf.num_vars, e.cnf.num_clauses
     );
 }

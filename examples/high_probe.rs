@@ -13,7 +13,6 @@
 //! passes `grundy sat check`). Officers p = 27 (2026-11-24, one run of 1500 s): Q' found one
 //! model, with 15 of 27 residues high, and the full encoding under that H had no answer in the
 //! rest of the time, so neither half came out easy. `LOWBOUND=c` bounds every low byte.
-use rustsat::solvers::Terminate;
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Lit, TernaryVal};
 use std::time::Instant;
@@ -111,14 +110,7 @@ fn main() {
         let h: String = high.iter().map(|&b| if b { '1' } else { '0' }).collect();
         let left = (timeout - t0.elapsed().as_secs_f64()).max(1.0);
         let ts = Instant::now();
-        let deadline = ts + std::time::Duration::from_secs_f64(left);
-        sub.attach_terminator(move || {
-            if Instant::now() >= deadline {
-                rustsat::solvers::ControlSignal::Terminate
-            } else {
-                rustsat::solvers::ControlSignal::Continue
-            }
-        });
+        common::stop_after(&mut sub, left);
         match sub.solve_assumps(&assumps).unwrap() {
             SolverResult::Sat => {
                 let bytes: Vec<u8> = (0..p)

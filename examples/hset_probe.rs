@@ -84,15 +84,7 @@ fn main() {
                 })
                 .collect();
             let ts = Instant::now();
-            let deadline = ts + std::time::Duration::from_secs_f64(timeout);
-            use rustsat::solvers::Terminate;
-            solver.attach_terminator(move || {
-                if Instant::now() >= deadline {
-                    rustsat::solvers::ControlSignal::Terminate
-                } else {
-                    rustsat::solvers::ControlSignal::Continue
-                }
-            });
+            common::stop_after(&mut solver, timeout);
             let answer = solver.solve_assumps(&assumps).unwrap();
             slowest = slowest.max(ts.elapsed().as_secs_f64());
             match answer {

@@ -39,10 +39,9 @@ pub fn fresh(clauses: &[Vec<i32>]) -> CaDiCaL<'static, 'static> {
     solver
 }
 
-/// Solves for at most `secs` seconds: the answer and the seconds it took.
-pub fn run(solver: &mut CaDiCaL<'static, 'static>, secs: f64) -> (SolverResult, f64) {
-    let t = Instant::now();
-    let deadline = t + Duration::from_secs_f64(secs);
+/// Makes `solver`'s next call stop `secs` seconds from now.
+pub fn stop_after(solver: &mut CaDiCaL<'static, 'static>, secs: f64) {
+    let deadline = Instant::now() + Duration::from_secs_f64(secs);
     solver.attach_terminator(move || {
         if Instant::now() >= deadline {
             ControlSignal::Terminate
@@ -50,8 +49,30 @@ pub fn run(solver: &mut CaDiCaL<'static, 'static>, secs: f64) -> (SolverResult, 
             ControlSignal::Continue
         }
     });
+}
+
+/// Solves for at most `secs` seconds: the answer and the seconds it took.
+pub fn run(solver: &mut CaDiCaL<'static, 'static>, secs: f64) -> (SolverResult, f64) {
+    let t = Instant::now();
+    stop_after(solver, secs);
     let r = solver.solve().unwrap();
     (r, t.elapsed().as_secs_f64())
+}
+
+/// CaDiCaL options from `OPTS`-style text (`"elim=0,walkeffort=400"`).
+pub fn parse_options(opts: &str) -> Vec<(&str, i32)> {
+    opts.split(',')
+        .filter(|o| !o.is_empty())
+        .map(|o| {
+            let (k, v) = o.split_once('=').unwrap();
+            (k, v.parse().unwrap())
+        })
+        .collect()
+}
+
+/// The preset named by `PRESET` (0 or unset: default, 1: sat, 2: unsat).
+pub fn env_preset() -> u8 {
+    std::env::var("PRESET").map_or(0, |p| p.parse().unwrap())
 }
 
 /// Solves `cnf` (an encoding of `e`, perhaps with clauses added) as `run` says, printing the
@@ -73,4 +94,25 @@ pub fn solve_and_say(
         Answer::Timeout => "timeout",
     };
     (what, t.elapsed().as_secs_f64())
+}
+
+/// [`solve_and_say`] with a seed and the settings of the environment: `PRESET` (see
+/// [`env_preset`]) and `OPTS` (see [`parse_options`]). Also returns the settings as text.
+pub fn solve_with_env_settings(
+    e: &PeriodEncoding,
+    cnf: &grundy::sat::Cnf,
+    timeout: Duration,
+    seed: u32,
+) -> (&'static str, f64, String) {
+    let opts = std::env::var("OPTS").unwrap_or_default();
+    let options = parse_options(&opts);
+    let preset = env_preset();
+    let run = grundy::sat::solve::CadicalRun {
+        seed,
+        preset,
+        options: &options,
+        ..Default::default()
+    };
+    let (what, seconds) = solve_and_say(e, cnf, timeout, &run);
+    (what, seconds, format!("seed={seed} preset {preset} {opts}"))
 }
