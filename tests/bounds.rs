@@ -167,6 +167,12 @@ fn every_rung_of_p4_split_over_threads_agrees_with_a_brute_force_search() {
 }
 
 #[test]
+fn every_rung_of_p4_under_the_unsat_preset_agrees_with_a_brute_force_search() {
+    let banded = ladders_of_p4_against_brute_force(&["--preset", "unsat"]);
+    assert!(banded > 0, "no rung was a band from a refuted bound");
+}
+
+#[test]
 fn with_rotation_kept_every_rung_of_p4_agrees_with_a_brute_force_search() {
     let banded = ladders_of_p4_against_brute_force(&["--keep-rotation"]);
     assert_eq!(banded, 0, "bands need a largest value first");
@@ -208,6 +214,12 @@ fn ladders_of_p4_against_brute_force(extra: &[&str]) -> usize {
     assert!(grundy(&[&fine[..], extra].concat()).status.success());
     let ladder = ladder_json(&ladder_path);
     let banded = every_rung_agrees(&rule, &ladder);
+    // A preset is kept with each rung it ran.
+    if let Some(i) = extra.iter().position(|&a| a == "--preset") {
+        for rung in ladder["rungs"].as_array().unwrap() {
+            assert_eq!(rung["preset"], extra[i + 1], "{rung}");
+        }
+    }
     let (refuted, pattern) = refuted_and_pattern(&ladder);
     let largest = *pattern.iter().max().unwrap();
     assert_eq!(

@@ -71,8 +71,8 @@ pub fn parse_options(opts: &str) -> Vec<(&str, i32)> {
 }
 
 /// The preset named by `PRESET` (0 or unset: default, 1: sat, 2: unsat).
-pub fn env_preset() -> u8 {
-    std::env::var("PRESET").map_or(0, |p| p.parse().unwrap())
+pub fn env_preset() -> grundy::sat::solve::Preset {
+    grundy::sat::solve::Preset::nth(std::env::var("PRESET").map_or(0, |p| p.parse().unwrap()))
 }
 
 /// Solves `cnf` (an encoding of `e`, perhaps with clauses added) as `run` says, printing the
@@ -114,5 +114,9 @@ pub fn solve_with_env_settings(
         ..Default::default()
     };
     let (what, seconds) = solve_and_say(e, cnf, timeout, &run);
-    (what, seconds, format!("seed={seed} preset {preset} {opts}"))
+    (
+        what,
+        seconds,
+        format!("seed={seed} preset {preset:?} {opts}"),
+    )
 }

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use grundy::sat::bounds::{Climb, Ladder, RungAnswer, WHOLE_QUESTION, climb, rung_units};
+use grundy::sat::solve::Preset;
 
 use super::question::Question;
 use crate::{BoundsArgs, positive_seconds};
@@ -20,6 +21,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         to,
         timeout,
         seed,
+        preset,
         proof_dir,
         incremental,
         threads,
@@ -60,8 +62,15 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         }
         None => None,
     };
-    let run = (timeout, seed, proof_stem, incremental, threads);
-    climb_showing_rungs(&q, &mut ladder, &bounds, run, &path)?;
+    let settings = RungSettings {
+        timeout,
+        seed,
+        preset,
+        proof_stem,
+        incremental,
+        threads,
+    };
+    climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
     println!(
         "p={} {}: {} (ladder {})",
         q.p,
@@ -85,21 +94,33 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// How each rung runs, as the command line says (see [`Climb`]).
+struct RungSettings {
+    timeout: Duration,
+    seed: u32,
+    preset: Preset,
+    proof_stem: Option<PathBuf>,
+    incremental: bool,
+    threads: usize,
+}
+
 /// Climbs with a stop request relayed to the solver, printing each rung as it ends and saving
 /// the ladder after it.
 fn climb_showing_rungs(
     q: &Question,
     ladder: &mut Ladder,
     bounds: &[u16],
-    (timeout, seed, proof_stem, incremental, threads): (
-        Duration,
-        u32,
-        Option<PathBuf>,
-        bool,
-        usize,
-    ),
+    settings: RungSettings,
     path: &std::path::Path,
 ) -> Result<()> {
+    let RungSettings {
+        timeout,
+        seed,
+        preset,
+        proof_stem,
+        incremental,
+        threads,
+    } = settings;
     let stop = AtomicBool::new(false);
     // With rotation broken, rungs put a largest value first (bands from the refuted bound); the
     // ladder keeps the fingerprint of the question's own encoding, of the same rare table.
@@ -118,6 +139,7 @@ fn climb_showing_rungs(
         threads,
         timeout: Some(timeout),
         seed,
+        preset,
         stop: &stop,
         proof_stem,
         incremental,

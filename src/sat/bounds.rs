@@ -41,7 +41,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::encode::PeriodEncoding;
-use super::solve::{Answer, CadicalRun, ProofNote, SolverKind, solve_cadical_with};
+use super::solve::{Answer, CadicalRun, Preset, ProofNote, SolverKind, solve_cadical_with};
 use crate::values::Value;
 
 /// Riley's bound: every value below 512 (the encoding's bytes hold no more).
@@ -85,6 +85,9 @@ pub struct Rung {
     /// name beside the ladder; `seconds` are its solver seconds summed over threads and runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cubes: Option<String>,
+    /// CaDiCaL's configuration, when not its default (a rung with a proof keeps the default).
+    #[serde(default, skip_serializing_if = "Preset::is_default")]
+    pub preset: Preset,
 }
 
 /// A band of values `from..below` (true values): the question "a pattern whose largest value
@@ -196,6 +199,7 @@ impl Ladder {
             seconds,
             proof: None,
             cubes: Some(cubes.to_string()),
+            preset: Preset::Default,
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -395,6 +399,8 @@ pub struct Climb<'a> {
     pub timeout: Option<Duration>,
     /// CaDiCaL's seed (0: its default). A rung with a proof runs with the default.
     pub seed: u32,
+    /// CaDiCaL's configuration. A rung with a proof runs with the default.
+    pub preset: Preset,
     pub stop: &'a AtomicBool,
     /// Certify every UNSAT rung here (`<stem>-below<V>.cnf` and `.drat`).
     pub proof_stem: Option<PathBuf>,
@@ -471,6 +477,10 @@ pub fn climb(
             seconds: started.elapsed().as_secs_f64(),
             proof,
             cubes: None,
+            preset: match run.proof_stem {
+                Some(_) => Preset::Default,
+                None => run.preset,
+            },
         });
         after_rung(ladder)?;
         if answer == RungAnswer::Timeout {
@@ -509,7 +519,7 @@ fn with_units(e: &PeriodEncoding, units: &[i32]) -> super::Cnf {
     cnf
 }
 
-/// A fresh CaDiCaL on `cnf` with the climb's seed, ending when `stop` rises.
+/// A fresh CaDiCaL on `cnf` with the climb's seed and preset, ending when `stop` rises.
 fn cadical(
     run: &Climb,
     cnf: &super::Cnf,
@@ -518,6 +528,7 @@ fn cadical(
 ) -> Result<Answer, String> {
     let cadical = CadicalRun {
         seed: run.seed,
+        preset: run.preset,
         stop: Some(stop),
         ..CadicalRun::default()
     };
@@ -606,6 +617,7 @@ impl<'a> Incremental<'a> {
         use rustsat::solvers::{ControlSignal, Terminate};
         use std::sync::atomic::Ordering;
         let mut solver = rustsat_cadical::CaDiCaL::default();
+        super::solve::configure(&mut solver, run.preset)?;
         if run.seed != 0 {
             solver.set_option("seed", run.seed as i32)?;
         }
@@ -761,6 +773,7 @@ mod tests {
             seconds: 1.0,
             proof: None,
             cubes: None,
+            preset: Preset::Default,
         };
         ladder.rungs = vec![
             rung(0, 64, RungAnswer::Unsat),

@@ -70,12 +70,45 @@ pub fn solve(kind: SolverKind, cnf: &Cnf, timeout: Option<Duration>) -> Result<A
     }
 }
 
+/// CaDiCaL's configurations. `unsat` (no stabilising phases, no local search) refuted three
+/// bands of Officers' bounds ladders 3 to 21% faster than the default (p = 27 240..248: 217 s
+/// against 276 s, 248..256: 266 s against 329 s; p = 29 208..216: 303 s against 311 s; the two
+/// side by side on a 2-core VM, 2026-11-25, `examples/band_probe.rs`); `sat` leans the other way.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Preset {
+    #[default]
+    Default,
+    Sat,
+    Unsat,
+}
+
+impl Preset {
+    /// The presets in turn, for the copies of a portfolio.
+    pub fn nth(i: usize) -> Preset {
+        [Preset::Default, Preset::Sat, Preset::Unsat][i % 3]
+    }
+
+    pub fn is_default(&self) -> bool {
+        *self == Preset::Default
+    }
+}
+
 /// How one CaDiCaL copy runs: its seed and preset, a shared stop flag, and an optional DRAT proof.
 #[derive(Clone, Debug, Default)]
 pub struct CadicalRun<'a> {
     pub seed: u32,
-    /// 0: default preset, 1: `sat`, 2: `unsat` (CaDiCaL's configurations).
-    pub preset: u8,
+    pub preset: Preset,
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
     /// Write a DRAT proof (text) here; it certifies an UNSAT answer.
     pub proof: Option<&'a std::path::Path>,
@@ -86,6 +119,20 @@ pub struct CadicalRun<'a> {
     /// Stop after this many conflicts (answering `Timeout`): a bound on work that, unlike a
     /// timeout, does not depend on how loaded the machine is (tests, probes).
     pub conflicts: Option<u32>,
+}
+
+/// Sets `preset` on a fresh `solver` (before any clause: CaDiCaL's configurations need that).
+pub fn configure(
+    solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
+    preset: Preset,
+) -> anyhow::Result<()> {
+    use rustsat_cadical::Config;
+    match preset {
+        Preset::Sat => solver.set_configuration(Config::Sat)?,
+        Preset::Unsat => solver.set_configuration(Config::Unsat)?,
+        Preset::Default => {}
+    }
+    Ok(())
 }
 
 fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer> {
@@ -99,14 +146,10 @@ pub fn solve_cadical_with(
     run: &CadicalRun<'_>,
 ) -> anyhow::Result<Answer> {
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
-    use rustsat_cadical::{CaDiCaL, Config, ProofFormat};
+    use rustsat_cadical::{CaDiCaL, ProofFormat};
     use std::sync::atomic::Ordering;
     let mut solver = CaDiCaL::default();
-    match run.preset {
-        1 => solver.set_configuration(Config::Sat)?,
-        2 => solver.set_configuration(Config::Unsat)?,
-        _ => {}
-    }
+    configure(&mut solver, run.preset)?;
     if run.seed != 0 {
         solver.set_option("seed", run.seed as i32)?;
     }
@@ -236,7 +279,7 @@ pub fn solve_portfolio(
                 scope.spawn(move || {
                     let run = CadicalRun {
                         seed: first_seed.wrapping_add(i as u32),
-                        preset: (i % 3) as u8,
+                        preset: Preset::nth(i),
                         stop: Some(stop),
                         carry,
                         ..CadicalRun::default()
