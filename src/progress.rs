@@ -77,7 +77,7 @@ impl Progress {
             self.last_line = Instant::now();
             let (rate, eta) = rate_and_eta(base, done, self.total, started.elapsed());
             eprintln!(
-                "{}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta} s {note}",
+                "{}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta} {note}",
                 self.what,
                 self.total,
                 unit = self.unit,
@@ -93,16 +93,33 @@ impl Progress {
     }
 }
 
-/// Units a second since `base` and the seconds left at that rate ("?" while nothing is done).
+/// Units a second since `base` and the time left at that rate ("?" while nothing is done).
 fn rate_and_eta(base: u64, done: u64, total: u64, since: Duration) -> (f64, String) {
     let rate = done.saturating_sub(base) as f64 / since.as_secs_f64().max(1e-9);
     // Nothing done yet in this run: no rate to guess from.
     let eta = if done <= base {
         "?".to_string()
     } else {
-        format!("{:.0}", total.saturating_sub(done) as f64 / rate)
+        human_time(total.saturating_sub(done) as f64 / rate)
     };
     (rate, eta)
+}
+
+/// Seconds in the unit a reader takes in at once: "45 s", "83 min", "5.2 h", "12.5 days",
+/// "37.1 years". Why: a cube campaign's ETA runs from minutes to centuries, and "1170887647 s"
+/// says neither.
+fn human_time(secs: f64) -> String {
+    const MINUTE: f64 = 60.0;
+    const HOUR: f64 = 60.0 * MINUTE;
+    const DAY: f64 = 24.0 * HOUR;
+    const YEAR: f64 = 365.25 * DAY;
+    match secs {
+        s if s < 2.0 * MINUTE => format!("{s:.0} s"),
+        s if s < 2.0 * HOUR => format!("{:.0} min", s / MINUTE),
+        s if s < 2.0 * DAY => format!("{:.1} h", s / HOUR),
+        s if s < YEAR => format!("{:.1} days", s / DAY),
+        s => format!("{:.1} years", s / YEAR),
+    }
 }
 
 #[cfg(test)]
@@ -115,11 +132,19 @@ mod tests {
         // 501 * 10^5 a second and 100 s of counting from zero).
         let ten = Duration::from_secs(10);
         let (rate, eta) = rate_and_eta(500_000_000, 501_000_000, 1_000_000_000, ten);
-        assert_eq!((rate, eta.as_str()), (100_000.0, "4990"));
+        assert_eq!((rate, eta.as_str()), (100_000.0, "83 min"));
         assert_eq!(
             rate_and_eta(500_000_000, 500_000_000, 1_000_000_000, ten).1,
             "?"
         );
-        assert_eq!(rate_and_eta(0, 250, 1000, ten), (25.0, "30".to_string()));
+        assert_eq!(rate_and_eta(0, 250, 1000, ten), (25.0, "30 s".to_string()));
+    }
+
+    #[test]
+    fn an_eta_is_told_in_a_unit_that_fits_it() {
+        let told: Vec<String> = [45.0, 4990.0, 18_720.0, 1_080_000.0, 1_170_887_647.0]
+            .map(human_time)
+            .to_vec();
+        assert_eq!(told, ["45 s", "83 min", "5.2 h", "12.5 days", "37.1 years"]);
     }
 }
