@@ -385,6 +385,9 @@ struct CubesArgs {
     /// CaDiCaL's seed (0: its default).
     #[arg(long, default_value_t = 0)]
     seed: u32,
+    /// CaDiCaL's configuration for every thread (see grundy sat bounds --preset).
+    #[arg(long, value_enum, default_value = "default")]
+    preset: grundy::sat::solve::Preset,
     /// The periods file to merge an answer into [default: results/<game>/periods.json].
     #[arg(long)]
     out: Option<PathBuf>,
@@ -516,6 +519,9 @@ struct SlurmCubesArgs {
     /// Pieces a split makes at most (see grundy sat cubes --fanout).
     #[arg(long, default_value_t = 2)]
     fanout: usize,
+    /// CaDiCaL's configuration in every task (see grundy sat bounds --preset).
+    #[arg(long, value_enum, default_value = "default")]
+    preset: grundy::sat::solve::Preset,
     /// Seconds a task runs before it saves and stops: a little under the job's --time
     /// (SIGTERM at the time limit saves too) [default: until its share is done].
     #[arg(long)]

@@ -409,6 +409,9 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
             "2",
             "--out",
             out,
+            // One band under CaDiCaL's unsat configuration, which its rung notes.
+            "--preset",
+            if from == 64 { "unsat" } else { "default" },
         ];
         let run = grundy(&args);
         assert!(run.status.success(), "{run:?}");
@@ -427,6 +430,11 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     every_rung_agrees(&rule, &ladder);
     let from_cubes = ladder["rungs"].as_array().unwrap().iter();
     assert!(from_cubes.clone().all(|r| r["cubes"].as_str().is_some()));
+    let presets: Vec<&str> = from_cubes
+        .clone()
+        .map(|r| r["preset"].as_str().unwrap_or("default"))
+        .collect();
+    assert_eq!(presets, ["default", "unsat", "default", "default"]);
     let (refuted, pattern) = refuted_and_pattern(&ladder);
     assert_eq!(
         refuted, least,

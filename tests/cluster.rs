@@ -584,26 +584,30 @@ fn cube_shares_here_continue_across_submissions_and_merge_to_the_answer() {
             .unwrap_or("0 of");
         line.split(' ').next().unwrap().parse().unwrap()
     };
-    // The options given now hold for the tasks still to run: no call limit, so they finish.
-    let unlimited = slurm_cubes(dir.path(), &["--run-here"]);
+    // The options given now hold for the tasks still to run: no call limit, so they finish, and
+    // CaDiCaL's unsat configuration, which the gathered ledger and the answer note.
+    let unlimited = slurm_cubes(dir.path(), &["--run-here", "--preset", "unsat"]);
     assert!(todo(&unlimited) >= 1, "{unlimited}");
     let manifest = std::fs::read_to_string(work.join("manifest.json")).unwrap();
     assert!(!manifest.contains("--calls"), "{manifest}");
-    let done = slurm_cubes(dir.path(), &["--run-here"]);
+    let task: Json = serde_json::from_str(&manifest).unwrap();
+    let first_task = task["tasks"][0]["args"].to_string();
+    assert!(first_task.contains(r#""--preset","unsat""#), "{first_task}");
+    let done = slurm_cubes(dir.path(), &["--run-here", "--preset", "unsat"]);
     assert!(done.contains("are done"), "{done}");
     let last = ok(&["merge", s(&dir.path().join("work"))]);
     assert!(last.contains("feasible: UNSAT ("), "{last}");
     let campaign = Ledger::read(&ledger).unwrap().unwrap();
     assert!(campaign.shares.is_empty() && campaign.open.is_empty());
     assert!((campaign.refuted_share - 1.0).abs() < 1e-12);
+    assert_eq!(campaign.preset, grundy::sat::solve::Preset::Unsat);
     varisat_says_56_p7_is_unsat();
     let periods = grundy::sat::periods::PeriodsFile::read(&dir.path().join("periods.json"))
         .unwrap()
         .unwrap();
-    assert_eq!(
-        periods.result(7).unwrap().feasible,
-        grundy::sat::periods::Status::Unsat
-    );
+    let p7 = periods.result(7).unwrap();
+    assert_eq!(p7.feasible, grundy::sat::periods::Status::Unsat);
+    assert!(p7.how.contains(", preset unsat"), "{}", p7.how);
 }
 
 #[test]

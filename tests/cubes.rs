@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use grundy::sat::cubes::{Conquer, ConquerError, Cube, Ledger, Verdict, conquer};
 use grundy::sat::encode::PeriodEncoding;
+use grundy::sat::solve::Preset;
 use grundy::sat::witness::check_pattern;
 use grundy::{ExactGenerator, Game};
 
@@ -14,8 +15,18 @@ use crate::sat::{riley, riley_status};
 
 /// A campaign over the whole box of `e`, `conflicts` per cube, to the end.
 fn campaign(problem: &grundy::sat::periods::Problem, e: &PeriodEncoding, conflicts: u32) -> Ledger {
+    campaign_under(problem, e, conflicts, Preset::Default)
+}
+
+/// [`campaign`] with CaDiCaL's `preset`.
+fn campaign_under(
+    problem: &grundy::sat::periods::Problem,
+    e: &PeriodEncoding,
+    conflicts: u32,
+    preset: Preset,
+) -> Ledger {
     let mut ledger = fresh_ledger(problem, e);
-    let verdict = go_on(problem, e, conflicts, &mut ledger).unwrap();
+    let verdict = go_on(problem, e, conflicts, preset, &mut ledger).unwrap();
     assert_eq!(verdict, ledger.verdict());
     ledger
 }
@@ -36,6 +47,7 @@ fn go_on(
     problem: &grundy::sat::periods::Problem,
     e: &PeriodEncoding,
     conflicts: u32,
+    preset: Preset,
     ledger: &mut Ledger,
 ) -> Result<Verdict, ConquerError> {
     let stop = AtomicBool::new(false);
@@ -47,6 +59,7 @@ fn go_on(
         deadline: None,
         stop: &stop,
         seed: 0,
+        preset,
         max_calls: None,
         // Sharing short lemmas between the two workers: the answers must not change.
         share_len: 3,
@@ -81,10 +94,15 @@ fn cubes_answer_as_varisat_does_and_unsat_refutes_the_whole_box() {
     use grundy::sat::solve::{Answer, SolverKind, solve};
     // .56: p = 7 is UNSAT but not at once (varisat's proof is 4 MB); 20 conflicts a cube forces
     // hundreds of splits. p = 5 is excluded by units, 6 has patterns.
+    // Every CaDiCaL configuration gives the same answers (each ledger notes its own).
     let problem = problem(".56", true);
-    for p in [5, 6, 7] {
+    for (p, preset) in [5, 6, 7]
+        .into_iter()
+        .flat_map(|p| [Preset::Default, Preset::Unsat, Preset::Sat].map(|c| (p, c)))
+    {
         let e = problem.encode_question(p, false).unwrap();
-        let ledger = campaign(&problem, &e, 20);
+        let ledger = campaign_under(&problem, &e, 20, preset);
+        assert_eq!(ledger.preset, preset);
         let varisat = solve(SolverKind::Varisat, &e.cnf, None).unwrap();
         match ledger.verdict() {
             Verdict::Sat(s) => {
@@ -119,7 +137,7 @@ fn a_library_caller_handing_in_a_malformed_cube_gets_a_ledger_error() {
     let e = problem.encode_question(6, false).unwrap();
     let mut ledger = fresh_ledger(&problem, &e);
     ledger.open = vec!["0:9-3".to_string()];
-    let err = go_on(&problem, &e, 20, &mut ledger).unwrap_err();
+    let err = go_on(&problem, &e, 20, Preset::Default, &mut ledger).unwrap_err();
     assert!(matches!(err, ConquerError::BadLedger(_)), "{err}");
     assert!(err.to_string().contains("malformed cube"), "{err}");
     assert_eq!(ledger.calls, 0);

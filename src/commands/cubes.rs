@@ -33,6 +33,7 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
         gather,
         finished_only,
         seed,
+        preset,
         out,
         values,
     } = args;
@@ -65,6 +66,7 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
             deadline: timeout.map(|t| Instant::now() + Duration::from_secs_f64(t)),
             stop: &stop,
             seed,
+            preset,
             max_calls: calls,
             share_len,
         };
@@ -195,7 +197,14 @@ impl Campaign {
         let name = path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-        if ladder.record_band(band, answer, ledger.solver_seconds, &name, pattern) {
+        if ladder.record_band(
+            band,
+            answer,
+            ledger.solver_seconds,
+            &name,
+            pattern,
+            ledger.preset,
+        ) {
             ladder.save(&ladder_path)?;
             println!(
                 "band {band} recorded in {}: {}",

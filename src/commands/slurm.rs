@@ -237,6 +237,7 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
         band,
         conflicts,
         fanout,
+        preset,
         timeout,
         calls,
         ledger,
@@ -279,6 +280,9 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
     task_args.extend(["--threads".into(), submit.cpus_per_task.max(1).to_string()]);
     task_args.extend(["--conflicts".into(), conflicts.to_string()]);
     task_args.extend(["--fanout".into(), fanout.to_string()]);
+    if !preset.is_default() {
+        task_args.extend(["--preset".into(), preset.name().into()]);
+    }
     if let Some(t) = timeout {
         task_args.extend(["--timeout".into(), t.to_string()]);
     }

@@ -182,6 +182,7 @@ impl Ladder {
         seconds: f64,
         cubes: &str,
         pattern: Option<&[Value]>,
+        preset: Preset,
     ) -> bool {
         let same = |r: &Rung| {
             (r.from, r.below, r.answer, r.cubes.as_deref())
@@ -199,7 +200,7 @@ impl Ladder {
             seconds,
             proof: None,
             cubes: Some(cubes.to_string()),
-            preset: Preset::Default,
+            preset,
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();

@@ -285,6 +285,9 @@ pub struct Ledger {
     pub runs: u64,
     /// The conflict budget of a call in the latest run.
     pub conflicts_per_call: u32,
+    /// CaDiCaL's configuration in the latest run (absent: its default).
+    #[serde(default, skip_serializing_if = "super::solve::Preset::is_default")]
+    pub preset: super::solve::Preset,
     /// A checked pattern (true values) once a cube had a model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<Vec<crate::values::Value>>,
@@ -604,6 +607,8 @@ pub struct Conquer<'a> {
     pub stop: &'a AtomicBool,
     /// CaDiCaL's seed (0: its default).
     pub seed: u32,
+    /// CaDiCaL's configuration for every worker (see [`super::solve::Preset`]).
+    pub preset: super::solve::Preset,
     /// Stop after this many solver calls in this run (a bound on work that does not depend on
     /// the machine: tests, and a share of a campaign for a job of fixed size).
     pub max_calls: Option<u64>,
@@ -716,6 +721,7 @@ pub fn conquer(
     let mut base = ledger.clone();
     base.runs += 1;
     base.conflicts_per_call = run.conflicts;
+    base.preset = run.preset;
     let frontier = Mutex::new(Frontier {
         open,
         running: HashMap::new(),
@@ -916,6 +922,7 @@ fn new_solver<'h>(
 ) -> anyhow::Result<rustsat_cadical::CaDiCaL<'h, 'h>> {
     use rustsat::solvers::{ControlSignal, Learn, Terminate};
     let mut solver = rustsat_cadical::CaDiCaL::default();
+    super::solve::configure(&mut solver, run.preset)?;
     if run.seed != 0 {
         solver.set_option("seed", run.seed as i32)?;
     }
@@ -1021,9 +1028,13 @@ impl Ledger {
         } else {
             ""
         };
+        let preset = match self.preset {
+            super::solve::Preset::Default => String::new(),
+            preset => format!(", preset {}", preset.name()),
+        };
         let how = format!(
             "{}cube-and-conquer: {} refutations, {} splits, {} calls of incremental CaDiCaL \
-             ({} conflicts a call{rotation}) in {} runs; no proof",
+             ({} conflicts a call{preset}{rotation}) in {} runs; no proof",
             if primitive_question {
                 "primitive by "
             } else {

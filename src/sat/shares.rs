@@ -126,6 +126,7 @@ impl Ledger {
         self.runs += share.runs;
         if share.runs > 0 {
             self.conflicts_per_call = share.conflicts_per_call;
+            self.preset = share.preset;
         }
         if self.pattern.is_none() {
             self.pattern.clone_from(&share.pattern);

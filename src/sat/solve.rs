@@ -102,6 +102,15 @@ impl Preset {
     pub fn is_default(&self) -> bool {
         *self == Preset::Default
     }
+
+    /// The name the CLI and the JSON files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Default => "default",
+            Preset::Sat => "sat",
+            Preset::Unsat => "unsat",
+        }
+    }
 }
 
 /// How one CaDiCaL copy runs: its seed and preset, a shared stop flag, and an optional DRAT proof.
