@@ -113,14 +113,6 @@ fn climb_showing_rungs(
     settings: RungSettings,
     path: &std::path::Path,
 ) -> Result<()> {
-    let RungSettings {
-        timeout,
-        seed,
-        preset,
-        proof_stem,
-        incremental,
-        threads,
-    } = settings;
     let stop = AtomicBool::new(false);
     // With rotation broken, rungs put a largest value first (bands from the refuted bound); the
     // ladder keeps the fingerprint of the question's own encoding, of the same rare table.
@@ -136,13 +128,13 @@ fn climb_showing_rungs(
     let run = Climb {
         encoding: banded.as_ref().unwrap_or(&q.encoding),
         largest_first,
-        threads,
-        timeout: Some(timeout),
-        seed,
-        preset,
+        threads: settings.threads,
+        timeout: Some(settings.timeout),
+        seed: settings.seed,
+        preset: settings.preset,
         stop: &stop,
-        proof_stem,
-        incremental,
+        proof_stem: settings.proof_stem,
+        incremental: settings.incremental,
     };
     let mut after_rung = |l: &Ladder| {
         l.save(path).map_err(|e| e.to_string())?;
