@@ -12,6 +12,10 @@
 //! of the 13 sets of two in 30 s each, though the pattern in `results/officers/periods.json` has
 //! exactly two high residues 13 apart (266 and 257, bytes 132 and 129): fixing H does not make
 //! the question easy (`grundy bench sat` finds a pattern of 26 in 6 s by local search).
+//! Officers p = 27, band 256..264 (2026-11-25, beside two niced ladders): `hset_probe 27 1 131
+//! 600` (bytes 128..=131 are 256, 257, 262, 263) had no answer in 600 s for H = {0}, the
+//! piece where `s[0]` is the only value above 255, so a cube split that settles which
+//! residues are high first would leave pieces as hard as the band (one call: no answer in 1800 s).
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Clause, Lit, TernaryVal};
 use std::time::Instant;
