@@ -117,6 +117,6 @@ pub fn solve_with_env_settings(
     (
         what,
         seconds,
-        format!("seed={seed} preset {preset:?} {opts}"),
+        format!("seed={seed} preset {} {opts}", preset.name()),
     )
 }

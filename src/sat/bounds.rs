@@ -617,11 +617,7 @@ impl<'a> Incremental<'a> {
     fn new(run: &Climb<'a>) -> anyhow::Result<Incremental<'a>> {
         use rustsat::solvers::{ControlSignal, Terminate};
         use std::sync::atomic::Ordering;
-        let mut solver = rustsat_cadical::CaDiCaL::default();
-        super::solve::configure(&mut solver, run.preset)?;
-        if run.seed != 0 {
-            solver.set_option("seed", run.seed as i32)?;
-        }
+        let mut solver = super::solve::fresh_cadical(run.preset, run.seed)?;
         let stop = run.stop;
         super::solve::load_cadical(&mut solver, &run.encoding.cnf, &|| {
             stop.load(Ordering::Relaxed)

@@ -921,11 +921,7 @@ fn new_solver<'h>(
     pool: &Pool<'h>,
 ) -> anyhow::Result<rustsat_cadical::CaDiCaL<'h, 'h>> {
     use rustsat::solvers::{ControlSignal, Learn, Terminate};
-    let mut solver = rustsat_cadical::CaDiCaL::default();
-    super::solve::configure(&mut solver, run.preset)?;
-    if run.seed != 0 {
-        solver.set_option("seed", run.seed as i32)?;
-    }
+    let mut solver = super::solve::fresh_cadical(run.preset, run.seed)?;
     let stopped = || halt.load(Ordering::Relaxed);
     super::solve::load_cadical(&mut solver, &run.encoding.cnf, &stopped)?;
     solver.attach_terminator(move || {

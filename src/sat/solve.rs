@@ -130,18 +130,24 @@ pub struct CadicalRun<'a> {
     pub conflicts: Option<u32>,
 }
 
-/// Sets `preset` on a fresh `solver` (before any clause: CaDiCaL's configurations need that).
-pub fn configure(
-    solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
+/// A fresh CaDiCaL under `preset` and `seed` (0: its default seed), before any clause:
+/// CaDiCaL takes a configuration only then. The solvers of `solve_cadical_with`, `sat bounds`
+/// (incremental) and `sat cubes` start here.
+pub fn fresh_cadical<'t, 'l>(
     preset: Preset,
-) -> anyhow::Result<()> {
+    seed: u32,
+) -> anyhow::Result<rustsat_cadical::CaDiCaL<'t, 'l>> {
     use rustsat_cadical::Config;
+    let mut solver = rustsat_cadical::CaDiCaL::default();
     match preset {
         Preset::Sat => solver.set_configuration(Config::Sat)?,
         Preset::Unsat => solver.set_configuration(Config::Unsat)?,
         Preset::Default => {}
     }
-    Ok(())
+    if seed != 0 {
+        solver.set_option("seed", seed as i32)?;
+    }
+    Ok(solver)
 }
 
 fn solve_cadical(cnf: &Cnf, timeout: Option<Duration>) -> anyhow::Result<Answer> {
@@ -157,11 +163,7 @@ pub fn solve_cadical_with(
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
     use rustsat_cadical::{CaDiCaL, ProofFormat};
     use std::sync::atomic::Ordering;
-    let mut solver = CaDiCaL::default();
-    configure(&mut solver, run.preset)?;
-    if run.seed != 0 {
-        solver.set_option("seed", run.seed as i32)?;
-    }
+    let mut solver: CaDiCaL = fresh_cadical(run.preset, run.seed)?;
     for &(name, value) in run.options {
         solver.set_option(name, value)?;
     }
