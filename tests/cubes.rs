@@ -450,6 +450,7 @@ fn cubes_refuse_bad_input_in_one_line() {
         (&["--p", "7", "--within", "9:3"], "bad cube part"),
         (&["--p", "7", "--within", "1:9-3"], "bad cube part"),
         (&["--p", "7", "--primitive"], "decide feasible first"),
+        (&["--p", "7", "--preset", "fast"], "--preset"),
     ] {
         let args = with(extra);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
