@@ -390,8 +390,8 @@ impl SatBench {
             text += &format!(
                 "  p={:<3} feasible {:<8} primitive {:<8} {:>7.1} s  Riley: {:<10} {}  ({})\n",
                 r.p,
-                format!("{:?}", r.feasible).to_lowercase(),
-                format!("{:?}", r.primitive).to_lowercase(),
+                r.feasible,
+                r.primitive,
                 r.seconds,
                 r.riley,
                 if r.agrees {

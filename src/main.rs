@@ -205,7 +205,7 @@ struct SatSolveArgs {
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Run seed for the local search and CaDiCaL. 0 repeats the default run; give another to
-    /// search an open period afresh (the JSON keeps each run that decided nothing under `earlier`).
+    /// search an open period afresh (the JSON keeps each earlier run under `earlier`).
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Enumerate every pattern of one period up to rotation (blocking clauses), written as JSON

@@ -354,10 +354,11 @@ fn results_merge_without_losing_decided_answers() {
 fn results_merge_keeps_every_run_that_decided_nothing() {
     // A campaign on an open period: two runs time out, a third decides, a fourth comes late.
     use grundy::sat::periods::Status;
+    // Every open run says the same `how`: alike as they look, each one's seconds count.
     let run = |status, seed, seconds| grundy::sat::periods::PeriodResult {
         seed,
         seconds,
-        how: format!("run {seed}"),
+        how: format!("run {}", if status == Status::Timeout { 0 } else { seed }),
         ..bare_result(27, status)
     };
     let mut file = PeriodsFile::new(&officers_problem());
@@ -381,7 +382,7 @@ fn results_merge_keeps_every_run_that_decided_nothing() {
         .collect();
     assert_eq!(
         earlier,
-        [(1, 10.0, "run 1"), (2, 20.0, "run 2"), (4, 40.0, "run 4")]
+        [(1, 10.0, "run 0"), (2, 20.0, "run 0"), (4, 40.0, "run 0")]
     );
     // The history survives a write and a read, and older files (no seed, no history) still read.
     let text = serde_json::to_string(&file).unwrap();
@@ -392,6 +393,81 @@ fn results_merge_keeps_every_run_that_decided_nothing() {
     r.remove("earlier");
     let old: PeriodsFile = serde_json::from_value(old).unwrap();
     assert_eq!((old.results[0].seed, old.results[0].earlier.len()), (0, 0));
+}
+
+#[test]
+fn results_merge_keeps_a_replaced_pattern_drops_repeats_and_refuses_contradictions() {
+    use grundy::sat::periods::{PeriodResult, Status};
+    let run = |status, seed, how: &str, pattern: Option<Vec<u16>>| PeriodResult {
+        seed,
+        how: how.into(),
+        pattern,
+        ..bare_result(19, status)
+    };
+    let mut file = PeriodsFile::new(&officers_problem());
+    let first = run(Status::Sat, 1, "solved", Some(vec![1, 2]));
+    assert!(file.merge(vec![first.clone()]).is_empty());
+    // Solved again another way: the new run stays, the first one's pattern is kept beside it.
+    let second = run(Status::Sat, 2, "local search", Some(vec![3, 4]));
+    assert!(file.merge(vec![second.clone()]).is_empty());
+    // The same result once more (an excluded or lifted period found again) is not kept twice.
+    assert!(file.merge(vec![second.clone()]).is_empty());
+    let [kept] = &file.results[..] else {
+        panic!("{:?}", file.results)
+    };
+    assert_eq!((kept.seed, &kept.pattern), (2, &Some(vec![3, 4])));
+    let earlier: Vec<_> = kept
+        .earlier
+        .iter()
+        .map(|a| (a.seed, a.feasible, a.primitive, a.pattern.clone()))
+        .collect();
+    assert_eq!(
+        earlier,
+        [(1, Some(Status::Sat), Some(Status::Sat), Some(vec![1, 2]))]
+    );
+    // The replaced answer is not effort towards the one that stays (1 s each run).
+    assert_eq!(kept.campaign_seconds(), 1.0);
+
+    // UNSAT against a checked pattern: the pattern stays, the UNSAT run is kept under
+    // `earlier`, and merge_into writes both and then refuses with a line naming the period.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("periods.json");
+    grundy::io::write_json_atomic(&path, &file).unwrap();
+    let refuted = run(Status::Unsat, 3, "solved", None);
+    let err = PeriodsFile::merge_into(&path, &file, vec![refuted]).unwrap_err();
+    let said = err.to_string();
+    assert!(
+        said.contains("p = 19: feasible sat before, unsat now"),
+        "{said}"
+    );
+    assert!(!said.contains('\n'), "{said}");
+    let on_disk = PeriodsFile::read(&path).unwrap().unwrap();
+    let r = on_disk.result(19).unwrap();
+    assert_eq!((r.feasible, r.seed), (Status::Sat, 2));
+    let last = r.earlier.last().unwrap();
+    assert_eq!((last.seed, last.feasible), (3, Some(Status::Unsat)));
+    // The summary tells the kept answers apart from runs that left the period open.
+    let summary = crate::cli::grundy(&["sat", "summary", "--out", path.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    assert!(
+        text.contains("p=19  feasible sat      primitive sat      1.0 s  local search (2 earlier answer(s) kept"),
+        "{text}"
+    );
+    assert!(text.contains("CONTRADICTED by 1 earlier run(s)"), "{text}");
+    assert_eq!(file.result(19).unwrap().contradicting_runs(), 0);
+    // An excluded period is an answer too: it contradicts a pattern, and agrees with UNSAT.
+    let mut unsat = PeriodsFile::new(&officers_problem());
+    unsat.merge(vec![run(Status::Unsat, 1, "solved", None)]);
+    assert!(
+        unsat
+            .merge(vec![run(Status::Excluded, 2, "excluded", None)])
+            .is_empty()
+    );
+    assert_eq!(
+        file.merge(vec![run(Status::Excluded, 4, "excluded", None)])
+            .len(),
+        1
+    );
 }
 
 #[test]

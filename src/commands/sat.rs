@@ -227,18 +227,33 @@ fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
 }
 
 /// One period of `grundy sat summary`: a decided one as `grundy sat` prints it (with the open
-/// runs before the answer, if any); an open one with its campaign so far.
+/// runs before the answer, and the earlier answers it replaced, if any); an open one with its
+/// campaign so far.
 fn campaign_line(r: &grundy::sat::periods::PeriodResult) -> String {
     let c = r.campaign();
     if !r.is_open() {
-        return match c.runs {
-            1 => period_line(r, false),
-            n => format!(
-                "{} (after {} open runs, {:.0} s in all)",
-                period_line(r, false),
-                n - 1,
+        let open = r.earlier.iter().filter(|a| !a.decided_both()).count();
+        let answers = r.earlier.len() - open;
+        let mut notes = Vec::new();
+        if open > 0 {
+            notes.push(format!(
+                "after {open} open run(s), {:.0} s in all",
                 c.seconds
-            ),
+            ));
+        }
+        if answers > 0 {
+            notes.push(format!("{answers} earlier answer(s) kept under `earlier`"));
+        }
+        match r.contradicting_runs() {
+            0 => {}
+            n => notes.push(format!(
+                "CONTRADICTED by {n} earlier run(s): a bug to look into"
+            )),
+        }
+        return if notes.is_empty() {
+            period_line(r, false)
+        } else {
+            format!("{} ({})", period_line(r, false), notes.join("; "))
         };
     }
     let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
@@ -495,7 +510,7 @@ impl SatDisplay {
             running.retain(|(p, _)| *p != r.p);
         }
         self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        self.show(&format!("p={} {:?}", r.p, r.feasible));
+        self.show(&format!("p={} {}", r.p, r.feasible));
     }
 
     /// Refreshes the display every second until `finished` is up (looked at every 50 ms, so
@@ -548,10 +563,6 @@ pub(crate) fn period_line(r: &grundy::sat::periods::PeriodResult, with_pattern: 
     };
     format!(
         "p={:<3} feasible {:<8} primitive {:<8} {:.1} s  {}{pattern}",
-        r.p,
-        format!("{:?}", r.feasible).to_lowercase(),
-        format!("{:?}", r.primitive).to_lowercase(),
-        r.seconds,
-        r.how
+        r.p, r.feasible, r.primitive, r.seconds, r.how
     )
 }

@@ -46,6 +46,32 @@ impl Status {
     pub fn decided(self) -> bool {
         self != Status::Timeout
     }
+
+    /// The name the JSON uses: sat, unsat, excluded, timeout.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Sat => "sat",
+            Status::Unsat => "unsat",
+            Status::Excluded => "excluded",
+            Status::Timeout => "timeout",
+        }
+    }
+
+    /// The answer as a truth value: a pattern exists (sat), none does (unsat, excluded), or
+    /// unknown (timeout).
+    pub fn truth(self) -> Option<bool> {
+        match self {
+            Status::Sat => Some(true),
+            Status::Unsat | Status::Excluded => Some(false),
+            Status::Timeout => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.name()) // `pad`, so that widths in format strings apply
+    }
 }
 
 /// What is known about period `p`.
@@ -75,8 +101,9 @@ pub struct PeriodResult {
     /// The run seed ([`Problem::seed`]); 0 in files written before seeds existed.
     #[serde(default)]
     pub seed: u64,
-    /// Runs on this `p` that decided nothing, oldest first, kept by [`PeriodsFile::merge`]: the
-    /// effort an open period has had, so that a long campaign does not lose count.
+    /// Earlier runs on this `p`, oldest first, kept by [`PeriodsFile::merge`]: the effort an
+    /// open period has had, so that a long campaign does not lose count, and the answers and
+    /// patterns of runs a later one replaced.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier: Vec<Attempt>,
     /// For a question left open: the closest the local search beside the solver came (see
@@ -110,7 +137,8 @@ pub struct LemmaNote {
     pub file: String,
 }
 
-/// A run that left a period undecided: enough to say how much was tried, and with which seed.
+/// An earlier run on a period, kept under `earlier` by [`PeriodsFile::merge`]: enough to say how
+/// much was tried, with which seed, and for a run that decided something, what it found.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Attempt {
     pub seed: u64,
@@ -119,6 +147,26 @@ pub struct Attempt {
     pub timeout_seconds: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closest: Option<NearMiss>,
+    /// The run's answers, when it decided at least one question (absent: both timed out, and in
+    /// files written before decided runs were kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feasible: Option<Status>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primitive: Option<Status>,
+    /// The run's checked pattern, if it found one (a later run may find another).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Vec<Value>>,
+    /// The run's UNSAT certificates, if it wrote any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proofs: Vec<super::solve::ProofNote>,
+}
+
+impl Attempt {
+    /// Whether this run answered both questions.
+    pub fn decided_both(&self) -> bool {
+        let decided = |s: Option<Status>| s.is_some_and(Status::decided);
+        decided(self.feasible) && decided(self.primitive)
+    }
 }
 
 impl PeriodResult {
@@ -149,9 +197,22 @@ impl PeriodResult {
         !self.feasible.decided() || !self.primitive.decided()
     }
 
-    /// Seconds this period has had: this run and every earlier one kept with it.
+    /// How many earlier runs kept with this result answered a question the other way (which
+    /// [`PeriodsFile::merge`] refused to let replace it): each one is a bug to look into.
+    pub fn contradicting_runs(&self) -> usize {
+        let clash = |kept: Status, then: Option<Status>| matches!((kept.truth(), then.and_then(Status::truth)), (Some(a), Some(b)) if a != b);
+        self.earlier
+            .iter()
+            .filter(|a| clash(self.feasible, a.feasible) || clash(self.primitive, a.primitive))
+            .count()
+    }
+
+    /// Seconds spent reaching this result: this run and every earlier run kept with it that left
+    /// the period open. An earlier run that decided it too, since replaced, is another answer,
+    /// not effort towards this one. For an open period that is every run.
     pub fn campaign_seconds(&self) -> f64 {
-        self.seconds + self.earlier.iter().map(|a| a.seconds).sum::<f64>()
+        let open = self.earlier.iter().filter(|a| !a.decided_both());
+        self.seconds + open.map(|a| a.seconds).sum::<f64>()
     }
 
     /// What this period has had in all: runs, seeds, seconds (see [`Campaign`]).
@@ -181,15 +242,50 @@ impl PeriodResult {
         }
     }
 
-    /// This run as an earlier attempt, if it left the period open.
-    fn as_attempt(&self) -> Option<Attempt> {
-        self.is_open().then(|| Attempt {
+    /// This run as an earlier attempt: its effort, and its answers, pattern and certificates
+    /// when it decided something.
+    fn as_attempt(&self) -> Attempt {
+        let decided_any = self.feasible.decided() || self.primitive.decided();
+        Attempt {
             seed: self.seed,
             how: self.how.clone(),
             seconds: self.seconds,
             timeout_seconds: self.timeout_seconds,
             closest: self.closest.clone(),
-        })
+            feasible: decided_any.then_some(self.feasible),
+            primitive: decided_any.then_some(self.primitive),
+            pattern: self.pattern.clone(),
+            proofs: self.proofs.clone(),
+        }
+    }
+
+    /// Whether this decided run tells nothing that `newer` does not: the same answers, reached
+    /// the same way, with the same pattern and certificates (an excluded period, or a lifted
+    /// pattern, found again). Such a run is not kept under `earlier`. An open run always is:
+    /// its seconds are part of the campaign.
+    fn repeated_by(&self, newer: &PeriodResult) -> bool {
+        !self.is_open()
+            && (self.feasible, self.primitive) == (newer.feasible, newer.primitive)
+            && self.how == newer.how
+            && self.pattern == newer.pattern
+            && self.proofs == newer.proofs
+    }
+
+    /// Where `newer` answers a question the opposite way to this result (a pattern against
+    /// UNSAT or an exclusion): a line saying so, or `None` when the two agree or either is open.
+    fn contradicted_by(&self, newer: &PeriodResult) -> Option<String> {
+        let clash = |question: &str, old: Status, new: Status| {
+            let (a, b) = (old.truth()?, new.truth()?);
+            (a != b).then(|| format!("{question} {old} before, {new} now"))
+        };
+        let clashes: Vec<String> = [
+            clash("feasible", self.feasible, newer.feasible),
+            clash("primitive", self.primitive, newer.primitive),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!clashes.is_empty()).then(|| format!("p = {}: {}", self.p, clashes.join(", ")))
     }
 }
 
@@ -755,31 +851,42 @@ impl PeriodsFile {
     }
 
     /// Merges `new` in: a decided answer replaces a timeout, a timeout never replaces a decided
-    /// answer, otherwise the newer result wins. A run that decided nothing is not lost: whichever
-    /// result stays keeps it (and the other's earlier attempts) in `earlier`. Results stay sorted
-    /// by `p`.
-    pub fn merge(&mut self, new: Vec<PeriodResult>) {
+    /// answer, otherwise the newer result wins. No run is lost: whichever result stays keeps the
+    /// other (with its answers and pattern if it decided something) and the other's earlier
+    /// attempts in `earlier`, unless the other only repeats it ([`PeriodResult::repeated_by`]).
+    /// A new answer that contradicts a decided one (a pattern against UNSAT) does not replace
+    /// it: it is kept under `earlier`, and a line per such `p` is returned for the caller to
+    /// raise. Results stay sorted by `p`.
+    pub fn merge(&mut self, new: Vec<PeriodResult>) -> Vec<String> {
+        let mut contradictions = Vec::new();
         for mut r in new {
-            match self.results.iter_mut().find(|old| old.p == r.p) {
-                Some(old) => {
-                    let better = |s: Status, t: Status| s.decided() || !t.decided();
-                    if better(r.feasible, old.feasible) && better(r.primitive, old.primitive) {
-                        // The new result stays; the old one's history, then the old run itself
-                        // if it decided nothing, come before the new one's own.
-                        std::mem::swap(old, &mut r);
-                        let mut history = std::mem::take(&mut r.earlier);
-                        history.extend(r.as_attempt());
-                        history.append(&mut old.earlier);
-                        old.earlier = history;
-                    } else {
-                        old.earlier.append(&mut r.earlier);
-                        old.earlier.extend(r.as_attempt());
-                    }
+            let Some(old) = self.results.iter_mut().find(|old| old.p == r.p) else {
+                self.results.push(r);
+                continue;
+            };
+            let better = |s: Status, t: Status| s.decided() || !t.decided();
+            let clash = old.contradicted_by(&r);
+            if clash.is_none()
+                && better(r.feasible, old.feasible)
+                && better(r.primitive, old.primitive)
+            {
+                // The new result stays; the old one's history, then the old run itself, come
+                // before the new one's own.
+                std::mem::swap(old, &mut r);
+                let mut history = std::mem::take(&mut r.earlier);
+                if !r.repeated_by(old) {
+                    history.push(r.as_attempt());
                 }
-                None => self.results.push(r),
+                history.append(&mut old.earlier);
+                old.earlier = history;
+            } else {
+                old.earlier.append(&mut r.earlier);
+                old.earlier.push(r.as_attempt());
             }
+            contradictions.extend(clash);
         }
         self.results.sort_by_key(|r| r.p);
+        contradictions
     }
 
     /// Where a game's periods file lives unless told otherwise: `results/<slug>/periods.json`.
@@ -839,7 +946,9 @@ impl PeriodsFile {
     ///
     /// # Errors
     /// [`PeriodsFileError`]: the file is not a periods file, holds another game or rare table
-    /// ([`Self::refuses`]), or cannot be locked or written; it is left as it was.
+    /// ([`Self::refuses`]), or cannot be locked or written; it is left as it was. Also when a
+    /// new answer contradicts a decided one ([`Self::merge`]): then the file is written, with
+    /// the new run under `earlier`, before the error says which periods clash.
     pub fn merge_into(
         path: &Path,
         header: &PeriodsFile,
@@ -859,8 +968,15 @@ impl PeriodsFile {
         if let Some(reason) = file.refuses(header) {
             return Err(fail(reason));
         }
-        file.merge(new);
+        let contradictions = file.merge(new);
         crate::io::write_json_atomic(path, &file).map_err(|e| fail(e.source.to_string()))?;
+        if !contradictions.is_empty() {
+            // Written first, so that both answers are on disk for whoever looks into it.
+            return Err(fail(format!(
+                "contradicts the file (both answers kept; the new one under `earlier`): {}",
+                contradictions.join("; ")
+            )));
+        }
         Ok(file) // the lock ends with `lock`
     }
 }
