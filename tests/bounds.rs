@@ -229,6 +229,13 @@ fn ladders_of_p4_against_brute_force(extra: &[&str]) -> usize {
     assert!(rule.fixed_points(&common_below(refuted)).is_empty());
     let least = rule.fixed_points(&common_below(largest + 1));
     assert!(least.contains(&pattern), "{pattern:?} not among {least:?}");
+    // A decided period's ladder shows in the summary too (the yardstick for open ones).
+    let summary = grundy(&["sat", "summary", "--out", out]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    let said = format!(
+        "bounds (feasible): every pattern has a value >= {refuted} (no pattern below it); a pattern with values up to {largest}"
+    );
+    assert!(text.contains(&said), "{said} not in {text}");
     banded
 }
 

@@ -296,6 +296,13 @@ fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
         "fingerprint": "f", "rungs": [{"below": 256, "answer": "unsat", "seconds": 1.0}]}"#,
     )
     .unwrap();
+    // A solved period's ladder is a floor under its pattern.
+    std::fs::write(
+        d.join("bounds-p17-feasible.json"),
+        r#"{"game": ".6", "p": 17, "question": "feasible", "rotation_broken": true,
+        "fingerprint": "f", "rungs": [{"below": 200, "answer": "unsat", "seconds": 1.0}]}"#,
+    )
+    .unwrap();
 
     let maxima = grundy::plot::PatternMaxima::read(&periods).unwrap();
     let expected: Vec<(u64, u16)> = riley
@@ -309,6 +316,7 @@ fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
     );
     assert_eq!(maxima.patterns, expected);
     assert_eq!(maxima.open, vec![(27, 256), (29, 0)]);
+    assert_eq!(maxima.floors, vec![(17, 200)]);
     let svg = plot_ok(
         d,
         "maxima",
@@ -316,7 +324,7 @@ fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
         "the largest value of a pattern of minimal period p",
     );
     assert!(
-        svg.contains("odd p") && svg.contains("open: where"),
+        svg.contains("odd p") && svg.contains("open: where") && svg.contains("solved: no pattern"),
         "{svg}"
     );
 }

@@ -133,6 +133,8 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
         if r.is_open() {
             open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
             cube_campaign_lines(&path, r);
+        } else {
+            ladder_line(&path, r.p as usize, "feasible");
         }
     }
     let decided = file.results.len() - open.len();
@@ -183,13 +185,19 @@ fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::Peri
             Ok(None) => {}
             Err(e) => println!("      cubes ({question}): {e}"),
         }
-        let path = grundy::sat::bounds::Ladder::path_beside(periods, r.p as usize, question);
-        match grundy::sat::bounds::Ladder::read(&path) {
-            Ok(Some(l)) => println!("      bounds ({question}): {}", l.summary_line()),
-            Ok(None) => {}
-            Err(e) => println!("      bounds ({question}): {e}"),
-        }
+        ladder_line(periods, r.p as usize, question);
         band_campaign_lines(periods, r.p as usize, question);
+    }
+}
+
+/// The value-bound ladder of one question, if one lies beside the periods file. A decided
+/// period can have one too: Officers 17, 19 and 23, run as a yardstick for the open ones.
+fn ladder_line(periods: &std::path::Path, p: usize, question: &str) {
+    let path = grundy::sat::bounds::Ladder::path_beside(periods, p, question);
+    match grundy::sat::bounds::Ladder::read(&path) {
+        Ok(Some(l)) => println!("      bounds ({question}): {}", l.summary_line()),
+        Ok(None) => {}
+        Err(e) => println!("      bounds ({question}): {e}"),
     }
 }
 

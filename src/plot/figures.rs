@@ -357,6 +357,27 @@ impl Figure for PatternMaxima {
             }))?
             .label("open: where its largest value would lie (floor from sat bounds)")
             .legend(swatch(TIMEOUT));
+        // A solved period's floor: a bar from it up to the pattern found, so the open ranges
+        // can be read against how high the periods with patterns had to reach.
+        let point = |p: u64| {
+            self.patterns
+                .iter()
+                .find(|x| x.0 == p)
+                .map_or(0.0, |x| f64::from(x.1))
+        };
+        const FLOOR_GREY: RGBColor = RGBColor(170, 170, 170);
+        if !self.floors.is_empty() {
+            chart
+                .draw_series(self.floors.iter().map(|&(p, v)| {
+                    let (x, top) = (p as f64, point(p));
+                    Rectangle::new(
+                        [(x - 0.12, f64::from(v)), (x + 0.12, top)],
+                        FLOOR_GREY.filled(),
+                    )
+                }))?
+                .label("solved: no pattern below the bar's foot (sat bounds)")
+                .legend(swatch(FLOOR_GREY));
+        }
         let odd_color = BASELINES[0];
         for (odd, color, name) in [(false, COMMON, "even p"), (true, odd_color, "odd p")] {
             chart

@@ -103,8 +103,9 @@ pub struct ValueCloud {
 pub struct SatFrontier {
     pub game: String,
     pub results: Vec<PeriodResult>,
-    /// For open periods with a value-bound ladder beside the periods file: `(p, V)`, every
-    /// pattern of the open question has a value of at least `V` ([`crate::sat::bounds`]).
+    /// For periods with a value-bound ladder beside the periods file: `(p, V)`, every pattern
+    /// of the open question (of `feasible`, for a decided period) has a value of at least `V`
+    /// ([`crate::sat::bounds`]).
     pub bounds: Vec<(u64, Value)>,
 }
 
@@ -123,6 +124,10 @@ pub struct PatternMaxima {
     /// period `p`, if there is one, has its largest value in `V..512` (`V = 0` without a
     /// refuted rung of its ladder).
     pub open: Vec<(u64, Value)>,
+    /// `(p, V)` for each period of `patterns` with a ladder: no pattern of period `p` lies
+    /// wholly below `V`. Between `V` and the point lies the least largest value any of its
+    /// patterns has: how high the periods that have patterns must reach.
+    pub floors: Vec<(u64, Value)>,
 }
 
 /// Values per second against threads, with the C baselines as reference levels.
@@ -225,11 +230,12 @@ impl SatFrontier {
     pub fn read(path: &Path) -> Result<SatFrontier, PlotError> {
         let file: PeriodsFile = read_json(path, "a periods JSON")?;
         let mut bounds = Vec::new();
-        for r in file.results.iter().filter(|r| !r.primitive.decided()) {
-            // The open question of p: feasible if that is open, else primitive.
-            let question = match r.feasible.decided() {
-                true => "primitive",
-                false => "feasible",
+        for r in &file.results {
+            // The open question of p: feasible if that is open, else primitive. Of a decided
+            // p, feasible: a floor under every pattern, run as a yardstick for the open ones.
+            let question = match (r.feasible.decided(), r.primitive.decided()) {
+                (true, false) => "primitive",
+                _ => "feasible",
             };
             let ladder = crate::sat::bounds::Ladder::path_beside(path, r.p as usize, question);
             let read = crate::sat::bounds::Ladder::read(&ladder).map_err(|e| PlotError::Parse {
@@ -254,16 +260,19 @@ impl PatternMaxima {
     }
 
     pub fn from_frontier(frontier: &SatFrontier) -> PatternMaxima {
-        let patterns = frontier
+        let patterns: Vec<(u64, Value)> = frontier
             .results
             .iter()
             .filter(|r| r.pattern_period == Some(r.p))
             .filter_map(|r| Some((r.p, *r.pattern.as_ref()?.iter().max()?)))
             .collect();
-        let bound = |p: u64| {
-            let found = frontier.bounds.iter().find(|b| b.0 == p);
-            found.map_or(0, |b| b.1)
-        };
+        let found = |p: u64| frontier.bounds.iter().find(|b| b.0 == p);
+        let bound = |p: u64| found(p).map_or(0, |b| b.1);
+        let floors = patterns
+            .iter()
+            .filter_map(|x| found(x.0))
+            .copied()
+            .collect();
         let open = frontier
             .results
             .iter()
@@ -274,6 +283,7 @@ impl PatternMaxima {
             game: frontier.game.clone(),
             patterns,
             open,
+            floors,
         }
     }
 }
