@@ -368,6 +368,14 @@ fn results_merge_keeps_every_run_that_decided_nothing() {
         run(Status::Sat, 3, 30.0),
     ]);
     file.merge(vec![run(Status::Timeout, 4, 40.0)]);
+    // Merging the same runs again (a merge re-run) adds nothing.
+    let before = file.clone();
+    file.merge(vec![
+        run(Status::Timeout, 4, 40.0),
+        run(Status::Sat, 3, 30.0),
+        run(Status::Timeout, 1, 10.0),
+    ]);
+    assert_eq!(file, before);
     let [kept] = &file.results[..] else {
         panic!("{:?}", file.results)
     };
@@ -410,12 +418,18 @@ fn results_merge_keeps_a_replaced_pattern_drops_repeats_and_refuses_contradictio
     // Solved again another way: the new run stays, the first one's pattern is kept beside it.
     let second = run(Status::Sat, 2, "local search", Some(vec![3, 4]));
     assert!(file.merge(vec![second.clone()]).is_empty());
-    // The same result once more (an excluded or lifted period found again) is not kept twice.
-    assert!(file.merge(vec![second.clone()]).is_empty());
+    // The same result from another run (an excluded or lifted period found again) is not kept
+    // twice: the newer run stays, the repeat goes.
+    let repeat = PeriodResult {
+        seed: 5,
+        seconds: 2.0,
+        ..second.clone()
+    };
+    assert!(file.merge(vec![repeat]).is_empty());
     let [kept] = &file.results[..] else {
         panic!("{:?}", file.results)
     };
-    assert_eq!((kept.seed, &kept.pattern), (2, &Some(vec![3, 4])));
+    assert_eq!((kept.seed, &kept.pattern), (5, &Some(vec![3, 4])));
     let earlier: Vec<_> = kept
         .earlier
         .iter()
@@ -425,8 +439,8 @@ fn results_merge_keeps_a_replaced_pattern_drops_repeats_and_refuses_contradictio
         earlier,
         [(1, Some(Status::Sat), Some(Status::Sat), Some(vec![1, 2]))]
     );
-    // The replaced answer is not effort towards the one that stays (1 s each run).
-    assert_eq!(kept.campaign_seconds(), 1.0);
+    // The replaced answer is not effort towards the one that stays.
+    assert_eq!(kept.campaign_seconds(), 2.0);
 
     // UNSAT against a checked pattern: the pattern stays, the UNSAT run is kept under
     // `earlier`, and merge_into writes both and then refuses with a line naming the period.
@@ -443,14 +457,14 @@ fn results_merge_keeps_a_replaced_pattern_drops_repeats_and_refuses_contradictio
     assert!(!said.contains('\n'), "{said}");
     let on_disk = PeriodsFile::read(&path).unwrap().unwrap();
     let r = on_disk.result(19).unwrap();
-    assert_eq!((r.feasible, r.seed), (Status::Sat, 2));
+    assert_eq!((r.feasible, r.seed), (Status::Sat, 5));
     let last = r.earlier.last().unwrap();
     assert_eq!((last.seed, last.feasible), (3, Some(Status::Unsat)));
     // The summary tells the kept answers apart from runs that left the period open.
     let summary = crate::cli::grundy(&["sat", "summary", "--out", path.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&summary.stdout);
     assert!(
-        text.contains("p=19  feasible sat      primitive sat      1.0 s  local search (2 earlier answer(s) kept"),
+        text.contains("p=19  feasible sat      primitive sat      2.0 s  local search (2 earlier answer(s) kept"),
         "{text}"
     );
     assert!(text.contains("CONTRADICTED by 1 earlier run(s)"), "{text}");

@@ -856,7 +856,8 @@ impl PeriodsFile {
     /// attempts in `earlier`, unless the other only repeats it ([`PeriodResult::repeated_by`]).
     /// A new answer that contradicts a decided one (a pattern against UNSAT) does not replace
     /// it: it is kept under `earlier`, and a line per such `p` is returned for the caller to
-    /// raise. Results stay sorted by `p`.
+    /// raise. A run the file holds already (the same seed, seconds, answers: merged before) is
+    /// not added twice. Results stay sorted by `p`.
     pub fn merge(&mut self, new: Vec<PeriodResult>) -> Vec<String> {
         let mut contradictions = Vec::new();
         for mut r in new {
@@ -864,6 +865,11 @@ impl PeriodsFile {
                 self.results.push(r);
                 continue;
             };
+            // The same run merged again (`grundy merge` run twice, say): it is there already.
+            let again = r.as_attempt();
+            if old.as_attempt() == again || old.earlier.contains(&again) {
+                continue;
+            }
             let better = |s: Status, t: Status| s.decided() || !t.decided();
             let clash = old.contradicted_by(&r);
             if clash.is_none()
