@@ -853,7 +853,8 @@ impl PeriodsFile {
     /// Merges `new` in: a decided answer replaces a timeout, a timeout never replaces a decided
     /// answer, otherwise the newer result wins. No run is lost: whichever result stays keeps the
     /// other (with its answers and pattern if it decided something) and the other's earlier
-    /// attempts in `earlier`, unless the other only repeats it ([`PeriodResult::repeated_by`]).
+    /// attempts in `earlier`, unless the other is a decided run it only repeats (the same
+    /// answers, `how`, pattern and certificates: an excluded period found excluded again).
     /// A new answer that contradicts a decided one (a pattern against UNSAT) does not replace
     /// it: it is kept under `earlier`, and a line per such `p` is returned for the caller to
     /// raise. A run the file holds already (the same seed, seconds, answers: merged before) is
