@@ -54,6 +54,19 @@ fn dump(dir: &Path, name: &str, n: usize, wrong: &[(usize, u16)]) -> PathBuf {
     path
 }
 
+/// `grundy slurm verify --values V --shards K --work W` and then `how` (`--run-here`, `--wait`).
+fn slurm_verify<'a>(
+    values: &'a Path,
+    shards: &'a str,
+    work: &'a Path,
+    how: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec!["slurm", "verify", "--values", s(values), "--shards", shards];
+    args.extend(["--work", s(work)]);
+    args.extend(how);
+    args
+}
+
 /// `grundy verify` of the whole dump in one process: (verified_to, first wrong heap).
 fn single_process(values: &Path, n: usize) -> (u64, Option<u64>) {
     let out = grundy(&[
@@ -91,17 +104,7 @@ fn sharded_verification_here_equals_one_process_and_resubmits_only_missing_tasks
     let n = 1 << 16;
     let values = dump(dir.path(), "v.bin", n, &[]);
     let work = dir.path().join("work");
-    let said = ok(&[
-        "slurm",
-        "verify",
-        "--values",
-        s(&values),
-        "--shards",
-        "4",
-        "--work",
-        s(&work),
-        "--run-here",
-    ]);
+    let said = ok(&slurm_verify(&values, "4", &work, &["--run-here"]));
     assert!(said.contains("4 of 4 tasks to run: 0-3"), "{said}");
     let (out, m) = merged(&work);
     assert!(out.status.success());
@@ -113,33 +116,13 @@ fn sharded_verification_here_equals_one_process_and_resubmits_only_missing_tasks
     let (_, m) = merged(&work);
     assert_eq!(m["missing"], serde_json::json!([2]));
     assert_eq!(m["verified_to"].as_u64().unwrap(), (n / 2) as u64);
-    let said = ok(&[
-        "slurm",
-        "verify",
-        "--values",
-        s(&values),
-        "--shards",
-        "4",
-        "--work",
-        s(&work),
-        "--run-here",
-    ]);
+    let said = ok(&slurm_verify(&values, "4", &work, &["--run-here"]));
     assert!(said.contains("1 of 4 tasks to run: 2"), "{said}");
     let (_, again) = merged(&work);
     assert_eq!(frontier(&again), single_process(&values, n));
 
     // Another plan for the same folder is refused.
-    let out = grundy(&[
-        "slurm",
-        "verify",
-        "--values",
-        s(&values),
-        "--shards",
-        "5",
-        "--work",
-        s(&work),
-        "--dry-run",
-    ]);
+    let out = grundy(&slurm_verify(&values, "5", &work, &["--dry-run"]));
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("another job"));
 }
@@ -157,17 +140,7 @@ fn a_wrong_value_is_named_and_the_rollback_checkpoint_resumes_to_the_c_checksum(
         &[(200_001, exact ^ 4), (250_000, 7)],
     );
     let work = dir.path().join("work");
-    ok(&[
-        "slurm",
-        "verify",
-        "--values",
-        s(&values),
-        "--shards",
-        "4",
-        "--work",
-        s(&work),
-        "--run-here",
-    ]);
+    ok(&slurm_verify(&values, "4", &work, &["--run-here"]));
     let (out, m) = merged(&work);
     assert_eq!(out.status.code(), Some(1), "a wrong value exits 1");
     assert_eq!(frontier(&m), single_process(&values, n));
@@ -392,17 +365,7 @@ fn slurm_verify_in_8_shards_equals_one_process() {
     let n = 1 << 22;
     let values = dump(dir.path(), "v.bin", n, &[]);
     let work = dir.path().join("work");
-    let said = ok(&[
-        "slurm",
-        "verify",
-        "--values",
-        s(&values),
-        "--shards",
-        "8",
-        "--work",
-        s(&work),
-        "--wait",
-    ]);
+    let said = ok(&slurm_verify(&values, "8", &work, &["--wait"]));
     assert!(said.contains("8 of 8 tasks"), "{said}");
     let (out, m) = merged(&work);
     assert!(out.status.success());
@@ -419,17 +382,7 @@ fn slurm_names_the_one_corrupted_value() {
     let n = 1 << 22;
     let values = dump(dir.path(), "v.bin", n, &[(3_000_017, 1)]);
     let work = dir.path().join("work");
-    ok(&[
-        "slurm",
-        "verify",
-        "--values",
-        s(&values),
-        "--shards",
-        "8",
-        "--work",
-        s(&work),
-        "--wait",
-    ]);
+    ok(&slurm_verify(&values, "8", &work, &["--wait"]));
     let (out, m) = merged(&work);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(m["first_wrong"]["heap"], 3_000_017);
@@ -446,16 +399,7 @@ fn slurm_cancelled_task_alone_runs_again() {
     let n = 1 << 21;
     let values = dump(dir.path(), "v.bin", n, &[]);
     let work = dir.path().join("work");
-    let args = [
-        "slurm",
-        "verify",
-        "--values",
-        s(&values),
-        "--shards",
-        "8",
-        "--work",
-        s(&work),
-    ];
+    let args = slurm_verify(&values, "8", &work, &[]);
     // One task at a time, so task 5 is still pending while the job runs; cancel it.
     let said = ok(&[&args[..], &["--max-running", "1"]].concat());
     let job = job_id(&said);
