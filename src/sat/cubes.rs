@@ -686,6 +686,24 @@ impl Frontier {
         self.ledger.refutations += 1;
     }
 
+    /// Puts back the `pieces` of `ticket`'s undecided `cube`, unless a wider refutation by
+    /// another worker removed the cube meanwhile (then there is nothing left to split).
+    fn put_back(&mut self, ticket: u64, cube: Cube, pieces: Option<Vec<Cube>>) {
+        if self.running.remove(&ticket).is_none() {
+            return;
+        }
+        match pieces {
+            Some(pieces) => {
+                // Reversed: the queue is a stack, so the lowest piece goes first.
+                self.open.extend(pieces.into_iter().rev());
+                self.ledger.splits += 1;
+            }
+            // Every residue fixed and still undecided cannot happen (propagation settles a full
+            // assignment); keep it open rather than lose it.
+            None => self.open.insert(0, cube),
+        }
+    }
+
     /// The ledger as it stands, the running cubes written back as open.
     fn snapshot(&self) -> Ledger {
         let mut ledger = self.ledger.clone();
@@ -795,6 +813,17 @@ struct Pool<'p> {
     learned: &'p Mutex<Vec<(usize, Vec<i32>)>>,
 }
 
+impl Pool<'_> {
+    /// The clauses other workers pooled after the first `seen` (which then counts them all).
+    fn learned_by_others(&self, seen: &mut usize) -> Vec<Vec<i32>> {
+        let learned = self.learned.lock().expect("lemma pool lock");
+        let others = learned[*seen..].iter().filter(|(by, _)| *by != self.id);
+        let news = others.map(|(_, c)| c.clone()).collect();
+        *seen = learned.len();
+        news
+    }
+}
+
 /// One worker: its own CaDiCaL, cubes from the queue until there are none or the run halts.
 fn worker<'h>(
     run: &Conquer<'_>,
@@ -827,43 +856,11 @@ fn worker<'h>(
     // Region clauses and pooled lemmas already added to this solver.
     let (mut seen, mut seen_learned) = (0, 0);
     loop {
+        let mut news = pool.learned_by_others(&mut seen_learned);
         // Take a cube, or wait while others run (their splits may bring more).
-        let mut news = Vec::new();
-        {
-            let learned = pool.learned.lock().expect("lemma pool lock");
-            let others = learned[seen_learned..]
-                .iter()
-                .filter(|(by, _)| *by != pool.id);
-            news.extend(others.map(|(_, c)| c.clone()));
-            seen_learned = learned.len();
-        }
-        let (ticket, cube) = {
-            let mut state = frontier.lock().expect("cube frontier lock");
-            news.extend_from_slice(&state.region_clauses[seen..]);
-            seen = state.region_clauses.len();
-            loop {
-                if run.max_calls.is_some_and(|m| state.taken >= m) {
-                    halt.store(true, Ordering::Relaxed);
-                }
-                if halt.load(Ordering::Relaxed)
-                    || (state.open.is_empty() && state.running.is_empty())
-                {
-                    state.workers -= 1;
-                    changed.notify_all();
-                    return;
-                }
-                if let Some(cube) = state.open.pop() {
-                    let ticket = state.next_ticket;
-                    state.next_ticket += 1;
-                    state.taken += 1;
-                    state.running.insert(ticket, cube.clone());
-                    break (ticket, cube);
-                }
-                state = changed
-                    .wait_timeout(state, Duration::from_millis(100))
-                    .expect("cube frontier lock")
-                    .0;
-            }
+        let Some((ticket, cube)) = next_cube(run, frontier, changed, halt, &mut seen, &mut news)
+        else {
+            return;
         };
         let started = Instant::now();
         let tried = add_clauses(&mut solver, &news)
@@ -894,22 +891,49 @@ fn worker<'h>(
             // Stopped from outside: the cube stays running, so the snapshot keeps it open.
             Ok(Tried::Undecided) if halt.load(Ordering::Relaxed) => {}
             Ok(Tried::Undecided) => {
-                // Refuted meanwhile by another worker's wider refutation: nothing to split.
-                if state.running.remove(&ticket).is_some() {
-                    match split(e.shifts(), &cube, rotation, run.fanout) {
-                        Some(pieces) => {
-                            // Reversed: the queue is a stack, so the lowest piece goes first.
-                            state.open.extend(pieces.into_iter().rev());
-                            state.ledger.splits += 1;
-                        }
-                        // Every residue fixed and still undecided cannot happen (propagation
-                        // settles a full assignment); keep it open rather than lose it.
-                        None => state.open.insert(0, cube),
-                    }
-                }
+                let pieces = split(e.shifts(), &cube, rotation, run.fanout);
+                state.put_back(ticket, cube, pieces);
             }
         }
         changed.notify_all();
+    }
+}
+
+/// Waits for a cube to take and takes it (with a fresh ticket), after moving the region
+/// clauses this worker has not yet seen into `news`. `None` when the worker is done: the run
+/// halted, reached its `max_calls`, or has no cube waiting or running; the worker is then
+/// counted out.
+fn next_cube(
+    run: &Conquer<'_>,
+    frontier: &Mutex<Frontier>,
+    changed: &Condvar,
+    halt: &AtomicBool,
+    seen: &mut usize,
+    news: &mut Vec<Vec<i32>>,
+) -> Option<(u64, Cube)> {
+    let mut state = frontier.lock().expect("cube frontier lock");
+    news.extend_from_slice(&state.region_clauses[*seen..]);
+    *seen = state.region_clauses.len();
+    loop {
+        if run.max_calls.is_some_and(|m| state.taken >= m) {
+            halt.store(true, Ordering::Relaxed);
+        }
+        if halt.load(Ordering::Relaxed) || (state.open.is_empty() && state.running.is_empty()) {
+            state.workers -= 1;
+            changed.notify_all();
+            return None;
+        }
+        if let Some(cube) = state.open.pop() {
+            let ticket = state.next_ticket;
+            state.next_ticket += 1;
+            state.taken += 1;
+            state.running.insert(ticket, cube.clone());
+            return Some((ticket, cube));
+        }
+        state = changed
+            .wait_timeout(state, Duration::from_millis(100))
+            .expect("cube frontier lock")
+            .0;
     }
 }
 
