@@ -42,6 +42,7 @@ use rustsat::solvers::{
 use rustsat::types::Lit;
 use rustsat_cadical::CaDiCaL;
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -136,12 +137,12 @@ pub fn solve(
     };
     let shifts = e.shifts();
     let mut walk = Walk::new(shifts, seed);
-    let mut tried = std::collections::HashSet::new();
+    let mut tried = HashSet::new();
     while !late() {
         tally.rounds += 1;
         let round_started = Instant::now();
-        // Neighbourhoods around the near misses of one burst. The burst's best states: only the fewest bad residues seen, a few dozen at most (a walk
-        // on a plateau shows thousands).
+        // Neighbourhoods around the near misses of one burst: its best states, only those with
+        // the fewest bad residues seen, a few dozen at most (a walk on a plateau shows thousands).
         let mut near: Vec<(usize, Vec<u8>)> = Vec::new();
         let burst = deadline.map_or(pace.burst, |d| {
             pace.burst.min(d.saturating_duration_since(Instant::now()))
@@ -164,49 +165,14 @@ pub fn solve(
         }
         let here = walk.pattern().to_vec();
         near.push((bad_residues(&here, shifts).len(), here));
-        near.sort_by_key(|&(bad, _)| bad);
-        // Each near miss once (a walk may stand on the same state after several bursts); only
-        // those used are remembered, so the set grows by at most `near_misses` a round.
-        let mut chosen = Vec::new();
-        for (bad, s) in near {
-            if chosen.len() < pace.near_misses && tried.insert(s.clone()) {
-                chosen.push((bad, s));
-            }
-        }
-        let near = chosen;
-        for (_, s) in &near {
-            let bad = bad_residues(s, shifts);
+        for s in fresh_near_misses(near, &mut tried, pace.near_misses) {
+            let bad = bad_residues(&s, shifts);
             for _ in 0..pace.tries {
-                if late() {
-                    return Ok((Answer::Timeout, tally));
-                }
-                let mut free = bad.clone();
-                free.truncate(tally.free);
-                while free.len() < tally.free {
-                    let r = below(p);
-                    if !free.contains(&r) {
-                        free.push(r);
-                    }
-                }
-                let t = Instant::now();
-                tally.neighbourhoods += 1;
-                solver.limit_conflicts(Some(pace.conflicts))?;
-                match solver.solve_assumps(&fixed_outside(e, s, &free))? {
-                    SolverResult::Sat => {
-                        tally.by_neighbourhood = true;
-                        return Ok((Answer::Sat(cadical_model(&solver, &e.cnf)?), tally));
-                    }
-                    SolverResult::Unsat => {
-                        tally.refuted += 1;
-                        if t.elapsed() < Duration::from_millis(50) && tally.free < p {
-                            tally.free += 1;
-                        }
-                    }
-                    SolverResult::Interrupted if !late() => {
-                        tally.limited += 1;
-                        tally.free = tally.free.saturating_sub(1).max(1);
-                    }
-                    SolverResult::Interrupted => return Ok((Answer::Timeout, tally)),
+                let free = free_residues(&bad, tally.free, p, &mut below);
+                if let Some(answer) =
+                    neighbourhood(&mut solver, e, &s, &free, pace, &mut tally, &late)?
+                {
+                    return Ok((answer, tally));
                 }
             }
         }
@@ -222,6 +188,80 @@ pub fn solve(
         }
     }
     Ok((Answer::Timeout, tally))
+}
+
+/// The best of `near` (fewest bad residues first), at most `most` of them, each near miss once
+/// over the whole search (a walk may stand on the same state after several bursts). Only those
+/// chosen are remembered in `tried`, so it grows by at most `most` a round.
+fn fresh_near_misses(
+    mut near: Vec<(usize, Vec<u8>)>,
+    tried: &mut HashSet<Vec<u8>>,
+    most: usize,
+) -> Vec<Vec<u8>> {
+    near.sort_by_key(|&(bad, _)| bad);
+    let mut chosen = Vec::new();
+    for (_, s) in near {
+        if chosen.len() < most && tried.insert(s.clone()) {
+            chosen.push(s);
+        }
+    }
+    chosen
+}
+
+/// `k` free residues of `p`: the first `k` bad ones, then random others.
+fn free_residues(
+    bad: &[usize],
+    k: usize,
+    p: usize,
+    below: &mut impl FnMut(usize) -> usize,
+) -> Vec<usize> {
+    let mut free = bad.to_vec();
+    free.truncate(k);
+    while free.len() < k {
+        let r = below(p);
+        if !free.contains(&r) {
+            free.push(r);
+        }
+    }
+    free
+}
+
+/// One neighbourhood call: is there a pattern that agrees with `s` outside the `free` residues
+/// (within `pace.conflicts`)? A model, or `Timeout` once `late`, ends the search; a refutation
+/// or a hit limit only adapts `tally.free` (a quick refutation: too small; the limit: too large).
+fn neighbourhood(
+    solver: &mut CaDiCaL,
+    e: &PeriodEncoding,
+    s: &[u8],
+    free: &[usize],
+    pace: Pace,
+    tally: &mut Tally,
+    late: &dyn Fn() -> bool,
+) -> anyhow::Result<Option<Answer>> {
+    if late() {
+        return Ok(Some(Answer::Timeout));
+    }
+    let t = Instant::now();
+    tally.neighbourhoods += 1;
+    solver.limit_conflicts(Some(pace.conflicts))?;
+    match solver.solve_assumps(&fixed_outside(e, s, free))? {
+        SolverResult::Sat => {
+            tally.by_neighbourhood = true;
+            return Ok(Some(Answer::Sat(cadical_model(solver, &e.cnf)?)));
+        }
+        SolverResult::Unsat => {
+            tally.refuted += 1;
+            if t.elapsed() < Duration::from_millis(50) && tally.free < e.p {
+                tally.free += 1;
+            }
+        }
+        SolverResult::Interrupted if !late() => {
+            tally.limited += 1;
+            tally.free = tally.free.saturating_sub(1).max(1);
+        }
+        SolverResult::Interrupted => return Ok(Some(Answer::Timeout)),
+    }
+    Ok(None)
 }
 
 /// A CaDiCaL holding the clauses of `e`; `None` once `late`.
