@@ -305,25 +305,31 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
         let manifest = Manifest::replan_cubes(&submit.work, old, &task_args)?;
         return Ok((manifest, submit));
     }
-    // The deal goes through `grundy sat cubes --deal` itself: its lock, checks and atomic writes.
-    run_args(&on_ledger(&["--deal", &shares.to_string()]))?;
-    let dealt = Ledger::read(&ledger)?.with_context(|| format!("{}: gone", ledger.display()))?;
-    let name = ledger
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let this_deal = format!("{name} deal {} ", dealt.deals);
-    let share_files: Vec<PathBuf> = dealt
-        .shares
-        .iter()
-        .filter(|n| n.id.starts_with(&this_deal))
-        .map(|n| grundy::sat::shares::share_path(&ledger, n))
-        .collect();
+    let share_files = deal_shares(&on_ledger(&["--deal", &shares.to_string()]), &ledger)?;
     let grundy = submit
         .grundy
         .clone()
         .map_or_else(std::env::current_exe, Ok)?;
     let manifest = Manifest::cubes(&grundy, work, &share_files, &task_args)?;
     Ok((manifest, submit))
+}
+
+/// Deals the shares by running `deal` (a `grundy sat cubes --deal` on `ledger`: its lock,
+/// checks and atomic writes), then names the share files of that deal.
+fn deal_shares(deal: &[String], ledger: &std::path::Path) -> Result<Vec<PathBuf>> {
+    use grundy::sat::cubes::Ledger;
+    run_args(deal)?;
+    let dealt = Ledger::read(ledger)?.with_context(|| format!("{}: gone", ledger.display()))?;
+    let name = ledger
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let this_deal = format!("{name} deal {} ", dealt.deals);
+    Ok(dealt
+        .shares
+        .iter()
+        .filter(|n| n.id.starts_with(&this_deal))
+        .map(|n| grundy::sat::shares::share_path(ledger, n))
+        .collect())
 }
 
 pub(crate) fn run_merge(dir: &std::path::Path, out: Option<&std::path::Path>) -> Result<ExitCode> {
