@@ -641,14 +641,10 @@ impl<'a> Incremental<'a> {
 
     fn rung(&mut self, units: &[i32], timeout: Option<Duration>) -> Result<Answer, String> {
         use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
-        use rustsat::types::{Clause, Lit};
+        use rustsat::types::Clause;
         let fail = |e: anyhow::Error| format!("CaDiCaL failed: {e}");
         self.deadline.set(timeout.map(|t| Instant::now() + t));
-        let lits: Vec<Lit> = units
-            .iter()
-            .map(|&l| Lit::from_ipasir(l))
-            .collect::<Result<_, _>>()
-            .map_err(|e| fail(e.into()))?;
+        let lits = super::solve::ipasir_lits(units).map_err(fail)?;
         match self.solver.solve_assumps(&lits).map_err(fail)? {
             SolverResult::Sat => {
                 let model = super::solve::cadical_model(&self.solver, self.cnf).map_err(fail)?;

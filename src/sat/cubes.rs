@@ -973,14 +973,8 @@ fn add_clauses(
     solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
     clauses: &[Vec<i32>],
 ) -> anyhow::Result<()> {
-    use rustsat::solvers::Solve;
-    use rustsat::types::{Clause, Lit};
     for c in clauses {
-        let clause: Clause = c
-            .iter()
-            .map(|&l| Lit::from_ipasir(l))
-            .collect::<Result<_, _>>()?;
-        solver.add_clause(clause)?;
+        super::solve::add_ipasir(solver, c)?;
     }
     Ok(())
 }

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::encode::PeriodEncoding;
 use super::periods::{PeriodError, Problem, minimal_period};
-use super::solve::SolveError;
+use super::solve::{SolveError, add_ipasir, cadical_model, load_cadical};
 use super::{Cnf, CollectClauses};
 use crate::values::Value;
 
@@ -49,6 +49,21 @@ pub fn canonical_rotation<T: Ord + Copy>(s: &[T]) -> Vec<T> {
         .unwrap_or_default()
 }
 
+/// The clauses that block the byte pattern `bytes` and each of its distinct rotations, so the
+/// next model is of another class.
+fn rotation_blocks(e: &PeriodEncoding, bytes: &[u8]) -> Vec<Vec<i32>> {
+    let p = bytes.len();
+    let mut rotations: Vec<Vec<u8>> = (0..p)
+        .map(|k| bytes[k..].iter().chain(&bytes[..k]).copied().collect())
+        .collect();
+    rotations.sort_unstable();
+    rotations.dedup();
+    rotations
+        .iter()
+        .map(|rot| (0..p).map(|r| -e.x(r, rot[r] as usize)).collect())
+        .collect()
+}
+
 fn solve_error(e: anyhow::Error) -> PeriodError {
     PeriodError::Solve(SolveError {
         solver: "cadical",
@@ -67,21 +82,11 @@ pub fn enumerate(
     limit: usize,
 ) -> Result<Enumeration, PeriodError> {
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
-    use rustsat::types::{Clause, Lit, TernaryVal};
     let started = Instant::now();
     let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, p)?;
     let mut cnf = e.cnf.clone();
     let mut solver = rustsat_cadical::CaDiCaL::default();
-    let add = |solver: &mut rustsat_cadical::CaDiCaL, clause: &[i32]| -> anyhow::Result<()> {
-        let clause: Clause = clause
-            .iter()
-            .map(|&l| Lit::from_ipasir(l))
-            .collect::<Result<_, _>>()?;
-        solver.add_clause(clause)
-    };
-    for clause in cnf.clauses() {
-        add(&mut solver, clause).map_err(solve_error)?;
-    }
+    load_cadical(&mut solver, &cnf, &|| false).map_err(solve_error)?;
     // Ends at the deadline or on a stop request (crate::interrupt): either way the classes
     // found so far are a lower bound and are kept.
     let deadline = timeout.map(|limit| started + limit);
@@ -105,25 +110,11 @@ pub fn enumerate(
             SolverResult::Interrupted => break,
             SolverResult::Sat => {}
         }
-        let mut model = vec![false; cnf.num_vars as usize + 1];
-        for r in 0..p {
-            for c in 0..256 {
-                let x = e.x(r, c);
-                let lit = Lit::from_ipasir(x).map_err(|e| solve_error(e.into()))?;
-                model[x as usize] = solver.lit_val(lit).map_err(solve_error)? == TernaryVal::True;
-            }
-        }
-        let bytes = e.bytes(&model);
+        let bytes = e.bytes(&cadical_model(&solver, &cnf).map_err(solve_error)?);
         let pattern = e.expand(&bytes);
         problem.check_witness("cadical", p as u64, &pattern)?;
-        let mut rotations: Vec<Vec<u8>> = (0..p)
-            .map(|k| bytes[k..].iter().chain(&bytes[..k]).copied().collect())
-            .collect();
-        rotations.sort_unstable();
-        rotations.dedup();
-        for rot in &rotations {
-            let clause: Vec<i32> = (0..p).map(|r| -e.x(r, rot[r] as usize)).collect();
-            add(&mut solver, &clause).map_err(solve_error)?;
+        for clause in rotation_blocks(&e, &bytes) {
+            add_ipasir(&mut solver, &clause).map_err(solve_error)?;
             cnf.add_clause(&clause);
         }
         classes.push(canonical_rotation(&pattern));

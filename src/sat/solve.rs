@@ -211,19 +211,32 @@ pub(crate) fn load_cadical(
     cnf: &Cnf,
     stopped: &dyn Fn() -> bool,
 ) -> anyhow::Result<bool> {
-    use rustsat::solvers::Solve;
-    use rustsat::types::{Clause, Lit};
     for (i, clause) in cnf.clauses().enumerate() {
         if i % (1 << 16) == 0 && stopped() {
             return Ok(false);
         }
-        let clause: Clause = clause
-            .iter()
-            .map(|&l| Lit::from_ipasir(l))
-            .collect::<Result<_, _>>()?;
-        solver.add_clause(clause)?;
+        add_ipasir(solver, clause)?;
     }
     Ok(true)
+}
+
+/// DIMACS literals (as the encoder writes them) as rustsat's.
+pub(crate) fn ipasir_lits(lits: &[i32]) -> anyhow::Result<Vec<rustsat::types::Lit>> {
+    use rustsat::types::Lit;
+    Ok(lits
+        .iter()
+        .map(|&l| Lit::from_ipasir(l))
+        .collect::<Result<_, _>>()?)
+}
+
+/// Adds one clause in DIMACS literals to `solver`.
+pub(crate) fn add_ipasir(
+    solver: &mut rustsat_cadical::CaDiCaL<'_, '_>,
+    clause: &[i32],
+) -> anyhow::Result<()> {
+    use rustsat::solvers::Solve;
+    use rustsat::types::Clause;
+    solver.add_clause(ipasir_lits(clause)?.into_iter().collect::<Clause>())
 }
 
 /// Adds the clauses `carry` was given to `solver` and sends it what `solver` learns.
@@ -231,14 +244,10 @@ pub(crate) fn carry_lemmas<'a>(
     solver: &mut rustsat_cadical::CaDiCaL<'_, 'a>,
     carry: &'a super::lemmas::Carry,
 ) -> anyhow::Result<()> {
-    use rustsat::solvers::{Learn, Solve};
-    use rustsat::types::{Clause, Lit};
+    use rustsat::solvers::Learn;
+    use rustsat::types::Clause;
     for lemma in &carry.given {
-        let clause: Clause = lemma
-            .iter()
-            .map(|&l| Lit::from_ipasir(l))
-            .collect::<Result<_, _>>()?;
-        solver.add_clause(clause)?;
+        add_ipasir(solver, lemma)?;
     }
     solver.attach_learner(
         move |clause: Clause| carry.learn(clause.iter().map(|l| l.to_ipasir()).collect()),
