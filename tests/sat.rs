@@ -69,6 +69,16 @@ fn officers_rares() -> Vec<(u64, u16)> {
         .rares
 }
 
+/// A model of Officers' encoding `e`: it satisfies every clause, and its pattern passes the
+/// witness check (an implementation of the fixed-point rule that shares nothing with the
+/// encoder).
+fn assert_model_checks(e: &PeriodEncoding, rares: &[(u64, u16)], model: &[bool], what: &str) {
+    assert_eq!(e.cnf.first_violated(model), None, "{what}");
+    let pattern = e.decode(model);
+    check_pattern(&Game::officers(), SparseSpace::OFFICERS, rares, &pattern)
+        .unwrap_or_else(|err| panic!("{what}: {err}"));
+}
+
 #[test]
 fn every_published_pattern_is_a_fixed_point() {
     let rares = officers_rares();
@@ -245,14 +255,7 @@ fn the_three_solvers_agree_on_small_periods() {
         for kind in [SolverKind::Cadical, SolverKind::Splr, SolverKind::Varisat] {
             let answer = solve(kind, &e.cnf, Some(std::time::Duration::from_secs(120))).unwrap();
             if let Answer::Sat(model) = &answer {
-                assert_eq!(e.cnf.first_violated(model), None, "{kind:?} p={p}");
-                check_pattern(
-                    &Game::officers(),
-                    SparseSpace::OFFICERS,
-                    &rares,
-                    &e.decode(model),
-                )
-                .unwrap();
+                assert_model_checks(&e, &rares, model, &format!("{kind:?} p={p}"));
             }
             answers.push(matches!(answer, Answer::Sat(_)));
         }
@@ -1015,14 +1018,7 @@ fn steered_cadical_answers_like_riley_and_its_models_check() {
         match answer {
             Answer::Sat(model) => {
                 assert!(published.is_some(), "p={p}: Riley excludes it");
-                assert_eq!(e.cnf.first_violated(&model), None, "p={p}");
-                check_pattern(
-                    &Game::officers(),
-                    SparseSpace::OFFICERS,
-                    &rares,
-                    &e.decode(&model),
-                )
-                .unwrap_or_else(|err| panic!("p={p}: {err}"));
+                assert_model_checks(&e, &rares, &model, &format!("p={p}"));
             }
             Answer::Unsat => assert!(published.is_none(), "p={p}: Riley has a pattern"),
             Answer::Timeout => panic!("p={p}: no answer without a timeout ({tally:?})"),
@@ -1060,14 +1056,7 @@ fn steered_cadical_finds_patterns_through_its_neighbourhoods() {
         // otherwise the one neighbourhood must give the model, not the whole question after it.
         assert!(tally.by_neighbourhood, "p={p}: {tally:?}");
         through_neighbourhoods += tally.neighbourhoods;
-        assert_eq!(e.cnf.first_violated(&model), None, "p={p}");
-        check_pattern(
-            &Game::officers(),
-            SparseSpace::OFFICERS,
-            &rares,
-            &e.decode(&model),
-        )
-        .unwrap_or_else(|err| panic!("p={p}: {err}"));
+        assert_model_checks(&e, &rares, &model, &format!("p={p}"));
     }
     assert!(
         through_neighbourhoods >= 3,
