@@ -113,7 +113,12 @@ fn sharded_verification_here_equals_one_process_and_resubmits_only_missing_tasks
 
     // A lost verdict: listed as missing, the frontier stops before it, and only it runs again.
     std::fs::remove_file(work.join("verdicts/verify-2.json")).unwrap();
-    let (_, m) = merged(&work);
+    let (out, m) = merged(&work);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("missing tasks (no verdict; submit again to run only these): 2"),
+        "{said}"
+    );
     assert_eq!(m["missing"], serde_json::json!([2]));
     assert_eq!(m["verified_to"].as_u64().unwrap(), (n / 2) as u64);
     let said = ok(&slurm_verify(&values, "4", &work, &["--run-here"]));

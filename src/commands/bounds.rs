@@ -29,18 +29,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         out,
         values,
     } = args;
-    if threads == 0 {
-        bail!("--threads must be at least 1");
-    }
-    if threads > 1 && ask.keep_rotation {
-        bail!("--threads splits a band by its largest value, which --keep-rotation does not fix");
-    }
-    if step == 0 {
-        bail!("--step must be at least 1");
-    }
-    if to > WHOLE_QUESTION || from > to {
-        bail!("bad bounds --from {from} --to {to}: need --from <= --to <= {WHOLE_QUESTION}");
-    }
+    check_ladder_args(from, step, to, threads, ask.keep_rotation)?;
     let timeout = positive_seconds("--timeout", timeout)?;
     let q = Question::set_up(&ask, out, values)?;
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
@@ -54,14 +43,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     {
         bail!("{}: its pattern fails: {reason}", path.display());
     }
-    let proof_stem = match &proof_dir {
-        Some(dir) => {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-            Some(dir.join(format!("{}-p{}-{}", q.game.slug(), q.p, q.name())))
-        }
-        None => None,
-    };
+    let proof_stem = proof_dir.map(|dir| proof_stem(&q, &dir)).transpose()?;
     let settings = RungSettings {
         timeout,
         seed,
@@ -92,6 +74,37 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The ladder's options that only make sense together: bounds `from..=to` by `step` within the
+/// whole question, and `threads` splitting a band by a largest value, which must be fixed.
+fn check_ladder_args(
+    from: u16,
+    step: u16,
+    to: u16,
+    threads: usize,
+    keep_rotation: bool,
+) -> Result<()> {
+    if threads == 0 {
+        bail!("--threads must be at least 1");
+    }
+    if threads > 1 && keep_rotation {
+        bail!("--threads splits a band by its largest value, which --keep-rotation does not fix");
+    }
+    if step == 0 {
+        bail!("--step must be at least 1");
+    }
+    if to > WHOLE_QUESTION || from > to {
+        bail!("bad bounds --from {from} --to {to}: need --from <= --to <= {WHOLE_QUESTION}");
+    }
+    Ok(())
+}
+
+/// Where the question's proofs go in `dir` (created): the stem of each rung's CNF and DRAT file.
+fn proof_stem(q: &Question, dir: &std::path::Path) -> Result<std::path::PathBuf> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    Ok(dir.join(format!("{}-p{}-{}", q.game.slug(), q.p, q.name())))
 }
 
 /// How each rung runs, as the command line says (see [`Climb`]).

@@ -75,25 +75,7 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
     } else {
         ledger.verdict()
     };
-    println!(
-        "p={} {}: {} ({}; ledger {})",
-        c.p,
-        c.name(),
-        verdict_text(&verdict, &ledger),
-        ledger.progress_line(),
-        path.display()
-    );
-    if let Verdict::Sat(pattern) = &verdict {
-        let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
-        println!("pattern (checked): {}", s.join(","));
-    }
-    match ledger.band {
-        Some(band) => c.record_band(band, &verdict, &ledger, &path)?,
-        None => c.merge_answer(
-            ledger.period_result(&c.encoding, c.known.pattern(c.p as u64)),
-            "cubes",
-        )?,
-    }
+    c.answer(&verdict, &ledger, &path)?;
     if verdict == Verdict::Open && grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
@@ -174,6 +156,30 @@ impl Campaign {
     /// The encoding the cubes are solved on.
     fn solving(&self) -> &grundy::sat::encode::PeriodEncoding {
         self.banded.as_ref().unwrap_or(&self.encoding)
+    }
+
+    /// Says the verdict (with a pattern, checked) and records it: a band's as a rung of its
+    /// ladder, a whole question's merged into the periods file.
+    fn answer(&self, verdict: &Verdict, ledger: &Ledger, path: &Path) -> Result<()> {
+        println!(
+            "p={} {}: {} ({}; ledger {})",
+            self.p,
+            self.name(),
+            verdict_text(verdict, ledger),
+            ledger.progress_line(),
+            path.display()
+        );
+        if let Verdict::Sat(pattern) = verdict {
+            let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
+            println!("pattern (checked): {}", s.join(","));
+        }
+        match ledger.band {
+            Some(band) => self.record_band(band, verdict, ledger, path),
+            None => self.merge_answer(
+                ledger.period_result(&self.encoding, self.known.pattern(self.p as u64)),
+                "cubes",
+            ),
+        }
     }
 
     /// A band campaign's answer goes into the question's bounds ladder as a rung (a pattern

@@ -3,8 +3,10 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use grundy::Game;
 use grundy::io::write_output;
 use grundy::progress::Progress;
 use grundy::sat::periods::{Event, PeriodResult, PeriodsFile, Problem, decide_all};
@@ -14,86 +16,117 @@ use grundy::values::exact_prefix;
 use super::cubes::run_sat_cubes;
 use crate::{SatCommand, SatSolveArgs, parse_game, parse_periods, positive_seconds};
 
-/// `grundy sat ...`: the exact prefix gives the rare table, the space and the losing positions.
+/// `grundy sat ...`: one function a subcommand.
 pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
-    use grundy::sat::{exclusions::excluded_by, witness::check_pattern};
-    let what = match what {
-        SatCommand::Cubes(args) => return run_sat_cubes(args),
-        SatCommand::Bounds(args) => return super::bounds::run_sat_bounds(args),
-        what => what,
-    };
-    let (game, values) = match &what {
-        SatCommand::Export { game, values, .. }
-        | SatCommand::Excluded { game, values, .. }
-        | SatCommand::Check { game, values, .. } => (parse_game(game)?, *values),
-        SatCommand::Summary { game, out } => {
-            return run_sat_summary(game.as_deref(), out.as_deref());
-        }
-        SatCommand::Cubes(_) | SatCommand::Bounds(_) => unreachable!("answered above"),
-    };
-    let prefix = exact_prefix(&game, values as usize)?;
-    let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
     match what {
+        SatCommand::Cubes(args) => run_sat_cubes(args),
+        SatCommand::Bounds(args) => super::bounds::run_sat_bounds(args),
+        SatCommand::Summary { game, out } => run_sat_summary(game.as_deref(), out.as_deref()),
         SatCommand::Export {
+            game,
             p,
-            out,
+            values,
             primitive,
             break_rotation,
-            ..
+            out,
         } => {
-            let problem = grundy::sat::periods::Problem {
+            let game = parse_game(&game)?;
+            let question = Exported {
+                p,
+                primitive,
                 break_rotation,
-                ..grundy::sat::periods::Problem::from_prefix(&prefix)
             };
-            let e = problem.encode_question(p, primitive)?;
-            let mut question = "feasible".to_string();
-            if primitive {
-                question = "primitive (every smaller period forbidden)".into();
-            }
-            if break_rotation {
-                question += ", rotation symmetry broken (s[0] is a minimum)";
-            }
-            let comments = vec![
-                format!(
-                    "grundy: period {p} of {game}, {question}, sparse space {}, {} rare values from {values} exact values",
-                    prefix.space(),
-                    rares.len()
-                ),
-                "x(r,c) = 1 + 256 r + c: s[r] has compressed byte c (see src/sat/encode.rs)"
-                    .to_string(),
-            ];
-            write_output(out.as_deref(), |w| e.cnf.write_dimacs(&comments, w))?;
+            run_sat_export(&game, values, question, out.as_deref())
         }
-        SatCommand::Excluded { periods, .. } => {
-            let range = parse_periods(&periods)?;
-            let losing = grundy::sat::exclusions::losing_positions(prefix.values());
-            for p in range {
-                match excluded_by(p, &losing) {
-                    Some(l) => println!("p={p} excluded: divides {} (losing position {l})", l + 1),
-                    None => println!("p={p} open"),
-                }
-            }
+        SatCommand::Excluded {
+            game,
+            periods,
+            values,
+        } => run_sat_excluded(&parse_game(&game)?, values, &periods),
+        SatCommand::Check {
+            game,
+            pattern,
+            values,
+        } => run_sat_check(&parse_game(&game)?, values, &pattern),
+    }
+}
+
+/// What `grundy sat export` writes: period `p`, feasible or primitive, rotation kept or broken.
+struct Exported {
+    p: usize,
+    primitive: bool,
+    break_rotation: bool,
+}
+
+/// `grundy sat export`: the question as DIMACS, its comments saying what it asks. The exact
+/// prefix of `values` values gives the rare table and the space.
+fn run_sat_export(
+    game: &Game,
+    values: u64,
+    question: Exported,
+    out: Option<&std::path::Path>,
+) -> Result<ExitCode> {
+    let prefix = exact_prefix(game, values as usize)?;
+    let problem = Problem {
+        break_rotation: question.break_rotation,
+        ..Problem::from_prefix(&prefix)
+    };
+    let p = question.p;
+    let e = problem.encode_question(p, question.primitive)?;
+    let mut asked = "feasible".to_string();
+    if question.primitive {
+        asked = "primitive (every smaller period forbidden)".into();
+    }
+    if question.break_rotation {
+        asked += ", rotation symmetry broken (s[0] is a minimum)";
+    }
+    let comments = vec![
+        format!(
+            "grundy: period {p} of {game}, {asked}, sparse space {}, {} rare values from {values} exact values",
+            prefix.space(),
+            prefix.rares().count()
+        ),
+        "x(r,c) = 1 + 256 r + c: s[r] has compressed byte c (see src/sat/encode.rs)".to_string(),
+    ];
+    write_output(out, |w| e.cnf.write_dimacs(&comments, w))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat excluded`: which periods a losing position of the exact prefix rules out.
+fn run_sat_excluded(game: &Game, values: u64, periods: &str) -> Result<ExitCode> {
+    use grundy::sat::exclusions::{excluded_by, losing_positions};
+    let range = parse_periods(periods)?;
+    let prefix = exact_prefix(game, values as usize)?;
+    let losing = losing_positions(prefix.values());
+    for p in range {
+        match excluded_by(p, &losing) {
+            Some(l) => println!("p={p} excluded: divides {} (losing position {l})", l + 1),
+            None => println!("p={p} open"),
         }
-        SatCommand::Summary { .. } | SatCommand::Cubes(_) | SatCommand::Bounds(_) => {
-            unreachable!("answered above")
-        }
-        SatCommand::Check { pattern, .. } => {
-            let s: Vec<u16> = pattern
-                .split([',', ' '])
-                .filter(|w| !w.is_empty())
-                .map(str::parse)
-                .collect::<Result<_, _>>()
-                .context("bad pattern")?;
-            match check_pattern(&game, prefix.space(), &rares, &s) {
-                Ok(()) => println!(
-                    "fixed point: period {} pattern of {game} is consistent with the rule",
-                    s.len()
-                ),
-                Err(e) => {
-                    eprintln!("grundy: not a fixed point: {e}");
-                    return Ok(ExitCode::from(1));
-                }
-            }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grundy sat check`: is `pattern` (true values, by commas or spaces) a fixed point of the
+/// rare-value rule of the exact prefix? Exit 1 when it is not.
+fn run_sat_check(game: &Game, values: u64, pattern: &str) -> Result<ExitCode> {
+    use grundy::sat::witness::check_pattern;
+    let s: Vec<u16> = pattern
+        .split([',', ' '])
+        .filter(|w| !w.is_empty())
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .context("bad pattern")?;
+    let prefix = exact_prefix(game, values as usize)?;
+    let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+    match check_pattern(game, prefix.space(), &rares, &s) {
+        Ok(()) => println!(
+            "fixed point: period {} pattern of {game} is consistent with the rule",
+            s.len()
+        ),
+        Err(e) => {
+            eprintln!("grundy: not a fixed point: {e}");
+            return Ok(ExitCode::from(1));
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -289,19 +322,7 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     };
     let game = parse_game(game)?;
     let range = parse_periods(periods)?;
-    let timeout = positive_seconds("--timeout", args.solve.timeout)?;
-    let lemma_every = positive_seconds("--lemmas-every", args.solve.lemmas_every)?;
-    if args.solve.lemmas.is_some() && args.proof_dir.is_some() {
-        bail!(
-            "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
-        );
-    }
-    for dir in [&args.proof_dir, &args.solve.lemmas].into_iter().flatten() {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    }
-    if args.all && range.start() != range.end() {
-        bail!("--all enumerates one period: give --periods P..P");
-    }
+    let (timeout, lemma_every) = checked_solve_args(&args, &range)?;
     let out = args.out.clone().unwrap_or_else(|| match args.all {
         true => PathBuf::from(format!(
             "results/{}/patterns-p{}.json",
@@ -326,19 +347,7 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     if args.solve.solver == grundy::sat::solve::SolverKind::Varisat {
         eprintln!("grundy: note: varisat cannot be stopped, --timeout does not apply to it");
     }
-    let periods: Vec<u64> = range
-        .clone()
-        .filter(|&p| !args.open_only || known.result(p).is_none_or(|r| r.is_open()))
-        .collect();
-    if args.open_only {
-        eprintln!(
-            "grundy: --open-only: {} of {} periods are decided in {}; {} to run",
-            range.clone().count() - periods.len(),
-            range.clone().count(),
-            out.display(),
-            periods.len()
-        );
-    }
+    let periods = periods_to_run(range, &known, args.open_only, &out);
     let display = SatDisplay::new(periods.len() as u64, timeout);
     let run = (&problem, args.solve.solver, timeout, args.jobs);
     let (results, file) = decide_merging(run, periods, &out, &known, &display)?;
@@ -359,18 +368,63 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The options of `grundy sat` that cannot be checked one at a time (and the directories they
+/// name, created): the timeout and the lemma interval.
+fn checked_solve_args(
+    args: &SatSolveArgs,
+    range: &std::ops::RangeInclusive<u64>,
+) -> Result<(Duration, Duration)> {
+    let timeout = positive_seconds("--timeout", args.solve.timeout)?;
+    let lemma_every = positive_seconds("--lemmas-every", args.solve.lemmas_every)?;
+    if args.solve.lemmas.is_some() && args.proof_dir.is_some() {
+        bail!(
+            "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
+        );
+    }
+    if args.all && range.start() != range.end() {
+        bail!("--all enumerates one period: give --periods P..P");
+    }
+    for dir in [&args.proof_dir, &args.solve.lemmas].into_iter().flatten() {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    Ok((timeout, lemma_every))
+}
+
+/// The periods of `range` to run: all of them, or with `open_only` those that `known` (read
+/// from `out`) has not decided, said on stderr.
+fn periods_to_run(
+    range: std::ops::RangeInclusive<u64>,
+    known: &PeriodsFile,
+    open_only: bool,
+    out: &std::path::Path,
+) -> Vec<u64> {
+    let total = range.clone().count();
+    let periods: Vec<u64> = range
+        .filter(|&p| !open_only || known.result(p).is_none_or(|r| r.is_open()))
+        .collect();
+    if open_only {
+        eprintln!(
+            "grundy: --open-only: {} of {total} periods are decided in {}; {} to run",
+            total - periods.len(),
+            out.display(),
+            periods.len()
+        );
+    }
+    periods
+}
+
 /// The [`Problem`] that `grundy sat`'s options ask for.
 fn problem_from(
     args: &SatSolveArgs,
     prefix: &grundy::ExactGenerator,
-    lemma_every: std::time::Duration,
+    lemma_every: Duration,
 ) -> Problem {
     Problem {
         local_search: args
             .solve
             .local
             .filter(|s| *s >= 0.0 && s.is_finite())
-            .map(std::time::Duration::from_secs_f64),
+            .map(Duration::from_secs_f64),
         local_threads: args.solve.local_threads.max(1),
         break_rotation: args.solve.break_rotation,
         portfolio: args.solve.portfolio.max(1),
@@ -388,7 +442,7 @@ fn problem_from(
 /// failure, a kill or a stop request later on loses nothing already decided. Returns the results
 /// and the file as last written.
 fn decide_merging(
-    (problem, solver, timeout, jobs): (&Problem, SolverKind, std::time::Duration, usize),
+    (problem, solver, timeout, jobs): (&Problem, SolverKind, Duration, usize),
     periods: Vec<u64>,
     out: &std::path::Path,
     known: &PeriodsFile,
@@ -452,7 +506,7 @@ fn enumerate_patterns(
     problem: &grundy::sat::periods::Problem,
     p: u64,
     out: &std::path::Path,
-    timeout: std::time::Duration,
+    timeout: Duration,
     limit: usize,
 ) -> Result<ExitCode> {
     if let Some(l) = grundy::sat::exclusions::excluded_by(p, &problem.losing) {
@@ -493,11 +547,11 @@ struct SatDisplay {
     running: std::sync::Mutex<Vec<(u64, std::time::Instant)>>,
     done: std::sync::atomic::AtomicU64,
     total: u64,
-    timeout: std::time::Duration,
+    timeout: Duration,
 }
 
 impl SatDisplay {
-    fn new(total: u64, timeout: std::time::Duration) -> SatDisplay {
+    fn new(total: u64, timeout: Duration) -> SatDisplay {
         SatDisplay {
             progress: std::sync::Mutex::new(Progress::new(total, "sat").counting("periods")),
             running: std::sync::Mutex::new(Vec::new()),
@@ -526,8 +580,8 @@ impl SatDisplay {
     fn tick_until(&self, finished: &std::sync::atomic::AtomicBool) {
         let mut last = std::time::Instant::now();
         while !finished.load(std::sync::atomic::Ordering::Relaxed) {
-            std::thread::sleep(std::time::Duration::from_millis(50));
-            if last.elapsed() < std::time::Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_millis(50));
+            if last.elapsed() < Duration::from_secs(1) {
                 continue;
             }
             last = std::time::Instant::now();

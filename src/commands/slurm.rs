@@ -277,32 +277,11 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
         gather: on_ledger(&["--gather", "--finished-only"]),
     };
     let mut task_args = cube_args.clone();
-    task_args.extend(["--threads".into(), submit.cpus_per_task.max(1).to_string()]);
-    task_args.extend(["--conflicts".into(), conflicts.to_string()]);
-    task_args.extend(["--fanout".into(), fanout.to_string()]);
-    if !preset.is_default() {
-        task_args.extend(["--preset".into(), preset.name().into()]);
-    }
-    if let Some(t) = timeout {
-        task_args.extend(["--timeout".into(), t.to_string()]);
-    }
-    if let Some(n) = calls {
-        task_args.extend(["--calls".into(), n.to_string()]);
-    }
-    if Manifest::path(&submit.work).exists() {
-        let old = Manifest::load(&submit.work)?;
-        if old.work != work {
-            bail!(
-                "{} holds another job (its manifest.json differs); use another --work folder",
-                submit.work.display()
-            );
-        }
-        println!(
-            "{}: the plan made before ({} shares), with the task options given now",
-            submit.work.display(),
-            old.tasks.len()
-        );
-        let manifest = Manifest::replan_cubes(&submit.work, old, &task_args)?;
+    let cpus = submit.cpus_per_task.max(1);
+    task_args.extend(solver_flags(
+        cpus, conflicts, fanout, preset, timeout, calls,
+    ));
+    if let Some(manifest) = planned_before(&submit.work, &work, &task_args)? {
         return Ok((manifest, submit));
     }
     let share_files = deal_shares(&on_ledger(&["--deal", &shares.to_string()]), &ledger)?;
@@ -312,6 +291,56 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
         .map_or_else(std::env::current_exe, Ok)?;
     let manifest = Manifest::cubes(&grundy, work, &share_files, &task_args)?;
     Ok((manifest, submit))
+}
+
+/// The flags of each task's `grundy sat cubes` that say how it works (threads, budget, preset,
+/// limits), as opposed to what it asks.
+fn solver_flags(
+    threads: usize,
+    conflicts: u32,
+    fanout: usize,
+    preset: grundy::sat::solve::Preset,
+    timeout: Option<f64>,
+    calls: Option<u64>,
+) -> Vec<String> {
+    let mut flags: Vec<String> = vec!["--threads".into(), threads.to_string()];
+    flags.extend(["--conflicts".into(), conflicts.to_string()]);
+    flags.extend(["--fanout".into(), fanout.to_string()]);
+    if !preset.is_default() {
+        flags.extend(["--preset".into(), preset.name().into()]);
+    }
+    if let Some(t) = timeout {
+        flags.extend(["--timeout".into(), t.to_string()]);
+    }
+    if let Some(n) = calls {
+        flags.extend(["--calls".into(), n.to_string()]);
+    }
+    flags
+}
+
+/// The plan of the work folder `dir`, if it has one, made anew with the task options given now
+/// (`task_args`); one of other work is refused, and with no plan the shares are to be dealt.
+fn planned_before(
+    dir: &std::path::Path,
+    work: &grundy::cluster::Work,
+    task_args: &[String],
+) -> Result<Option<Manifest>> {
+    if !Manifest::path(dir).exists() {
+        return Ok(None);
+    }
+    let old = Manifest::load(dir)?;
+    if old.work != *work {
+        bail!(
+            "{} holds another job (its manifest.json differs); use another --work folder",
+            dir.display()
+        );
+    }
+    println!(
+        "{}: the plan made before ({} shares), with the task options given now",
+        dir.display(),
+        old.tasks.len()
+    );
+    Ok(Some(Manifest::replan_cubes(dir, old, task_args)?))
 }
 
 /// Deals the shares by running `deal` (a `grundy sat cubes --deal` on `ledger`: its lock,
@@ -333,90 +362,103 @@ fn deal_shares(deal: &[String], ledger: &std::path::Path) -> Result<Vec<PathBuf>
 }
 
 pub(crate) fn run_merge(dir: &std::path::Path, out: Option<&std::path::Path>) -> Result<ExitCode> {
-    use grundy::cluster::{MergeReport, array_spec, merge};
+    use grundy::cluster::{MergeReport, merge};
     match merge(dir, out)? {
-        MergeReport::Cubes(m) => {
-            println!(
-                "{} p={}: {} shares, gathering the finished ones into {}",
-                m.game,
-                m.p,
-                m.tasks,
-                m.ledger.display()
-            );
-            let code = run_args(&m.gather)?;
-            if !m.unfinished.is_empty() {
-                println!(
-                    "tasks with shares unfinished (submit again to continue them): {}",
-                    array_spec(&m.unfinished)
-                );
-            }
-            return Ok(code);
-        }
-        MergeReport::Verify(m) => {
-            println!(
-                "{}: verified [{}, {}) of [{}, {}){}",
-                m.game,
-                m.from,
-                m.verified_to,
-                m.from,
-                m.to,
-                if m.complete { ": complete" } else { "" }
-            );
-            if !m.missing.is_empty() {
-                println!(
-                    "missing tasks (no verdict; submit again to run only these): {}",
-                    array_spec(&m.missing)
-                );
-            }
-            for (task, w) in &m.failed {
-                println!(
-                    "task {task}: heap {} claimed {} but is {}",
-                    w.heap, w.claimed, w.exact
-                );
-            }
-            if m.failed.len() > 1 {
-                println!(
-                    "(each interval is checked against the claims before it: failures after the first may follow from it)"
-                );
-            }
-            if let Some(w) = m.first_wrong {
-                println!(
-                    "first wrong value: heap {} (claimed {}, exact {})",
-                    w.heap, w.claimed, w.exact
-                );
-                if let Some(c) = &m.rollback_checkpoint {
-                    println!(
-                        "rolled back: continue with grundy run {} --to {} --checkpoint {} --resume",
-                        m.game,
-                        m.to,
-                        c.display()
-                    );
-                }
-                return Ok(ExitCode::from(1));
-            }
-        }
+        MergeReport::Cubes(m) => cubes_merged(&m),
+        MergeReport::Verify(m) => Ok(verify_merged(&m)),
         MergeReport::Sat(m) => {
-            for r in &m.results {
-                println!("{}", period_line(r, false));
-            }
-            if !m.not_needed.is_empty() {
-                println!(
-                    "tasks not needed (no verdict, their period decided): {}",
-                    array_spec(&m.not_needed)
-                );
-            }
-            if !m.missing.is_empty() {
-                println!(
-                    "missing tasks (no verdict; submit again to run only these): {}",
-                    array_spec(&m.missing)
-                );
-            }
-            println!(
-                "merged {} answers into {}",
-                m.results.len(),
-                m.out.display()
-            );
+            sat_merged(&m);
+            Ok(ExitCode::SUCCESS)
         }
     }
-    Ok(ExitCode::SUCCESS)
+}
+
+/// A cube campaign's shares: the finished ones gathered back by `grundy sat cubes --gather`.
+fn cubes_merged(m: &grundy::cluster::CubesMerge) -> Result<ExitCode> {
+    println!(
+        "{} p={}: {} shares, gathering the finished ones into {}",
+        m.game,
+        m.p,
+        m.tasks,
+        m.ledger.display()
+    );
+    let code = run_args(&m.gather)?;
+    if !m.unfinished.is_empty() {
+        println!(
+            "tasks with shares unfinished (submit again to continue them): {}",
+            array_spec(&m.unfinished)
+        );
+    }
+    Ok(code)
+}
+
+/// A verify job's verdicts: how far the values are verified, and the first wrong one (exit 1)
+/// with the rollback made for it.
+fn verify_merged(m: &grundy::cluster::VerifyMerge) -> ExitCode {
+    println!(
+        "{}: verified [{}, {}) of [{}, {}){}",
+        m.game,
+        m.from,
+        m.verified_to,
+        m.from,
+        m.to,
+        if m.complete { ": complete" } else { "" }
+    );
+    missing_line(&m.missing);
+    for (task, w) in &m.failed {
+        println!(
+            "task {task}: heap {} claimed {} but is {}",
+            w.heap, w.claimed, w.exact
+        );
+    }
+    if m.failed.len() > 1 {
+        println!(
+            "(each interval is checked against the claims before it: failures after the first may follow from it)"
+        );
+    }
+    let Some(w) = &m.first_wrong else {
+        return ExitCode::SUCCESS;
+    };
+    println!(
+        "first wrong value: heap {} (claimed {}, exact {})",
+        w.heap, w.claimed, w.exact
+    );
+    if let Some(c) = &m.rollback_checkpoint {
+        println!(
+            "rolled back: continue with grundy run {} --to {} --checkpoint {} --resume",
+            m.game,
+            m.to,
+            c.display()
+        );
+    }
+    ExitCode::from(1)
+}
+
+/// A period race's verdicts, merged into the periods file.
+fn sat_merged(m: &grundy::cluster::SatMerge) {
+    for r in &m.results {
+        println!("{}", period_line(r, false));
+    }
+    if !m.not_needed.is_empty() {
+        println!(
+            "tasks not needed (no verdict, their period decided): {}",
+            array_spec(&m.not_needed)
+        );
+    }
+    missing_line(&m.missing);
+    println!(
+        "merged {} answers into {}",
+        m.results.len(),
+        m.out.display()
+    );
+}
+
+/// The tasks that left no verdict, if any.
+fn missing_line(missing: &[usize]) {
+    if !missing.is_empty() {
+        println!(
+            "missing tasks (no verdict; submit again to run only these): {}",
+            array_spec(missing)
+        );
+    }
 }

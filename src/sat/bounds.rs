@@ -413,8 +413,9 @@ pub struct Climb<'a> {
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
 /// above a pattern it has, are skipped) until a rung has a pattern or no answer, or the bounds
 /// run out. A pattern replaces one with a larger largest value, so a finer ladder between the
-/// highest refuted bound and a pattern's largest value narrows down the least largest value. `check` turns a model's bytes
-/// into a checked pattern; `after_rung` sees the ladder after every rung (to save it).
+/// highest refuted bound and a pattern's largest value narrows down the least largest value.
+/// `check` turns a model's bytes into a checked pattern; `after_rung` sees the ladder after every
+/// rung (to save it).
 ///
 /// # Errors
 /// A line for a solver failure, a model that fails the check, or `after_rung`'s error.
@@ -454,18 +455,7 @@ pub fn climb(
             Answer::Unsat => RungAnswer::Unsat,
             Answer::Timeout => RungAnswer::Timeout,
             Answer::Sat(model) => {
-                let pattern = check(&e.bytes(&model))
-                    .map_err(|reason| format!("the model of rung {below} fails: {reason}"))?;
-                if pattern.iter().any(|&v| v >= below) {
-                    return Err(format!("the model of rung {below} has a value beyond it"));
-                }
-                if pattern.iter().all(|&v| v < from) {
-                    return Err(format!(
-                        "the model of rung {below} has every value below {from}, which the \
-                         ladder refutes"
-                    ));
-                }
-                ladder.pattern = Some(pattern);
+                ladder.pattern = Some(rung_pattern(check, &e.bytes(&model), (from, below))?);
                 RungAnswer::Sat
             }
         };
@@ -489,6 +479,26 @@ pub fn climb(
         }
     }
     Ok(())
+}
+
+/// The pattern of a rung's model (its bytes), witness-checked and inside the rung: every value
+/// below `below`, and one at least `from` (a pattern with all below is one the ladder refutes).
+fn rung_pattern(
+    check: &super::cubes::WitnessCheck,
+    bytes: &[u8],
+    (from, below): (Value, Value),
+) -> Result<Vec<Value>, String> {
+    let pattern =
+        check(bytes).map_err(|reason| format!("the model of rung {below} fails: {reason}"))?;
+    if pattern.iter().any(|&v| v >= below) {
+        return Err(format!("the model of rung {below} has a value beyond it"));
+    }
+    if pattern.iter().all(|&v| v < from) {
+        return Err(format!(
+            "the model of rung {below} has every value below {from}, which the ladder refutes"
+        ));
+    }
+    Ok(pattern)
 }
 
 /// One rung in a fresh CaDiCaL: the encoding with the rung's units, and a certificate of an

@@ -662,6 +662,40 @@ struct Frontier {
 }
 
 impl Frontier {
+    /// The queue of a new run of the campaign in `ledger`, counted as one more run, with the
+    /// conflict budget and preset of `run`.
+    fn start(ledger: &Ledger, run: &Conquer<'_>) -> Result<Frontier, ConquerError> {
+        let (_, open) = ledger.cubes().map_err(ConquerError::BadLedger)?;
+        let mut base = ledger.clone();
+        base.runs += 1;
+        base.conflicts_per_call = run.conflicts;
+        base.preset = run.preset;
+        Ok(Frontier {
+            open,
+            running: HashMap::new(),
+            next_ticket: 0,
+            ledger: base,
+            found: None,
+            workers: run.threads.max(1),
+            taken: 0,
+            region_clauses: Vec::new(),
+        })
+    }
+
+    /// The end of a run, the workers gone: `ledger` becomes the final state (with the pattern,
+    /// if one was found), and what ended the run early, if anything, is returned.
+    fn finish(
+        &mut self,
+        ledger: &mut Ledger,
+    ) -> Option<Result<Vec<crate::values::Value>, ConquerError>> {
+        let found = self.found.take();
+        if let Some(Ok(pattern)) = &found {
+            self.ledger.pattern = Some(pattern.clone());
+        }
+        *ledger = self.snapshot();
+        found
+    }
+
     /// Removes every waiting or running cube inside `region` and counts it refuted; `ticket`'s
     /// own cube (if still running) among them.
     fn refute(&mut self, ticket: u64, region: &Cube) {
@@ -735,21 +769,7 @@ pub fn conquer(
     report: &mut dyn FnMut(&Ledger) -> Result<(), String>,
 ) -> Result<Verdict, ConquerError> {
     let started = Instant::now();
-    let (_, open) = ledger.cubes().map_err(ConquerError::BadLedger)?;
-    let mut base = ledger.clone();
-    base.runs += 1;
-    base.conflicts_per_call = run.conflicts;
-    base.preset = run.preset;
-    let frontier = Mutex::new(Frontier {
-        open,
-        running: HashMap::new(),
-        next_ticket: 0,
-        ledger: base,
-        found: None,
-        workers: run.threads.max(1),
-        taken: 0,
-        region_clauses: Vec::new(),
-    });
+    let frontier = Mutex::new(Frontier::start(ledger, run)?);
     let changed = Condvar::new();
     let halt = AtomicBool::new(false);
     let learned = Mutex::new(Vec::new());
@@ -791,12 +811,7 @@ pub fn conquer(
         }
         let mut state = frontier.lock().expect("cube frontier lock");
         state.ledger.seconds = seconds_before + started.elapsed().as_secs_f64();
-        let found = state.found.take();
-        if let Some(Ok(pattern)) = &found {
-            state.ledger.pattern = Some(pattern.clone());
-        }
-        *ledger = state.snapshot();
-        found
+        state.finish(ledger)
     });
     // Saved even after a failure: everything refuted so far stays refuted.
     let saved = report(ledger).map_err(ConquerError::Report);

@@ -466,34 +466,7 @@ impl Problem {
             result.pattern_period = Some(minimal_period(&pattern) as u64);
             result.pattern = Some(pattern);
         } else {
-            let mut closest = None;
-            let (answer, by_local) = self.race(
-                p,
-                self.local_seed(p),
-                timeout,
-                &|_| true,
-                &mut |stop| self.solver_side(p, solver, timeout, false, &mut result, stop),
-                &mut closest,
-            )?;
-            result.closest = closest;
-            result.solver = (!by_local).then_some(solver);
-            result.how = if by_local {
-                "local search".into()
-            } else {
-                format!("{}{}", solved_or_searched(&answer), self.setup(solver))
-            };
-            match answer {
-                Ok(pattern) => {
-                    self.check(solver, p, &pattern)?;
-                    result.feasible = Status::Sat;
-                    result.pattern_period = Some(minimal_period(&pattern) as u64);
-                    result.pattern = Some(pattern);
-                }
-                Err(status) => {
-                    result.feasible = status;
-                    result.primitive = status;
-                }
-            }
+            self.race_feasible(p, solver, timeout, &mut result)?;
         }
         if result.feasible == Status::Sat {
             result.primitive = self.primitive(p, solver, timeout, &mut result)?;
@@ -504,6 +477,46 @@ impl Problem {
             result.how.push_str(", interrupted");
         }
         Ok(result)
+    }
+
+    /// The race of local search and `solver` on "is `p` feasible?", its answer (a checked
+    /// pattern, or a status for both questions), how it was found and the closest miss in `result`.
+    fn race_feasible(
+        &self,
+        p: u64,
+        solver: SolverKind,
+        timeout: Option<Duration>,
+        result: &mut PeriodResult,
+    ) -> Result<(), PeriodError> {
+        let mut closest = None;
+        let (answer, by_local) = self.race(
+            p,
+            self.local_seed(p),
+            timeout,
+            &|_| true,
+            &mut |stop| self.solver_side(p, solver, timeout, false, result, stop),
+            &mut closest,
+        )?;
+        result.closest = closest;
+        result.solver = (!by_local).then_some(solver);
+        result.how = if by_local {
+            "local search".into()
+        } else {
+            format!("{}{}", solved_or_searched(&answer), self.setup(solver))
+        };
+        match answer {
+            Ok(pattern) => {
+                self.check(solver, p, &pattern)?;
+                result.feasible = Status::Sat;
+                result.pattern_period = Some(minimal_period(&pattern) as u64);
+                result.pattern = Some(pattern);
+            }
+            Err(status) => {
+                result.feasible = status;
+                result.primitive = status;
+            }
+        }
+        Ok(())
     }
 
     /// Can `p` be the minimal period? Uses the feasible pattern if it is primitive already.
