@@ -141,20 +141,11 @@ pub fn solve(
     while !late() {
         tally.rounds += 1;
         let round_started = Instant::now();
-        // Neighbourhoods around the near misses of one burst: its best states, only those with
-        // the fewest bad residues seen, a few dozen at most (a walk on a plateau shows thousands).
-        let mut near: Vec<(usize, Vec<u8>)> = Vec::new();
-        let burst = deadline.map_or(pace.burst, |d| {
+        // Neighbourhoods around the near misses of one burst.
+        let budget = deadline.map_or(pace.burst, |d| {
             pace.burst.min(d.saturating_duration_since(Instant::now()))
         });
-        let found = walk.run(burst, &|_| true, stop, &mut |s, bad| {
-            if near.first().is_some_and(|&(fewest, _)| bad < fewest) {
-                near.clear();
-            }
-            if near.len() < 4 * pace.near_misses && !near.iter().any(|(_, n)| n == s) {
-                near.push((bad, s.to_vec()));
-            }
-        });
+        let (found, mut near) = burst(&mut walk, budget, stop, pace.near_misses);
         if let Some(s) = found {
             // A fixed point; the extra clauses may still refuse it (a smaller period).
             if let Some(model) = model_with(&mut solver, e, &s, &[])? {
@@ -188,6 +179,30 @@ pub fn solve(
         }
     }
     Ok((Answer::Timeout, tally))
+}
+
+/// States of a walk with the number of their bad residues.
+type NearMisses = Vec<(usize, Vec<u8>)>;
+
+/// One tabu burst of `budget`: a fixed point if the walk reached one, and its near misses, the
+/// states with the fewest bad residues seen, each once and `4 * most` at most (a walk on a
+/// plateau shows thousands).
+fn burst(
+    walk: &mut Walk,
+    budget: Duration,
+    stop: &AtomicBool,
+    most: usize,
+) -> (Option<Vec<u8>>, NearMisses) {
+    let mut near: NearMisses = Vec::new();
+    let found = walk.run(budget, &|_| true, stop, &mut |s, bad| {
+        if near.first().is_some_and(|&(fewest, _)| bad < fewest) {
+            near.clear();
+        }
+        if near.len() < 4 * most && !near.iter().any(|(_, n)| n == s) {
+            near.push((bad, s.to_vec()));
+        }
+    });
+    (found, near)
 }
 
 /// The best of `near` (fewest bad residues first), at most `most` of them, each near miss once
