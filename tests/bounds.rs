@@ -422,6 +422,14 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
         ];
         let run = grundy(&args);
         assert!(run.status.success(), "{run:?}");
+        // Progress is told of the band (its root cube, p residues long, is not repeated).
+        let said = String::from_utf8_lossy(&run.stdout);
+        if below <= least {
+            assert!(
+                said.contains("(100.0000% of the band refuted, 0 cubes open"),
+                "{said}"
+            );
+        }
         let ledger = dir
             .path()
             .join(format!("cubes-p4-feasible-band{from}-{below}.json"));

@@ -415,6 +415,11 @@ impl Ledger {
                 self.refuted_share,
                 100.0 * self.refuted_share / self.held()
             ),
+            // A band's root is the band itself, a cube too long for one line (p residues).
+            (None, Ok(root)) if self.band.is_some() => format!(
+                "{:.4}% of the band refuted",
+                100.0 * self.refuted_share / root.share(),
+            ),
             (None, Ok(root)) if self.root != "*" => format!(
                 "{:.6e} of the box refuted ({:.4}% of the cube {})",
                 self.refuted_share,
