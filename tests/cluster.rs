@@ -91,6 +91,15 @@ fn merged(dir: &Path) -> (Output, Json) {
     (out, json(&dir.join("merged.json")))
 }
 
+/// Merges the verdicts in `work` and checks that they verify all `n` values of `values`, as one
+/// process does.
+fn merged_like_one_process(work: &Path, values: &Path, n: usize) {
+    let (out, m) = merged(work);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(frontier(&m), single_process(values, n));
+    assert_eq!(m["complete"], true);
+}
+
 fn frontier(m: &Json) -> (u64, Option<u64>) {
     (
         m["verified_to"].as_u64().unwrap(),
@@ -106,10 +115,7 @@ fn sharded_verification_here_equals_one_process_and_resubmits_only_missing_tasks
     let work = dir.path().join("work");
     let said = ok(&slurm_verify(&values, "4", &work, &["--run-here"]));
     assert!(said.contains("4 of 4 tasks to run: 0-3"), "{said}");
-    let (out, m) = merged(&work);
-    assert!(out.status.success());
-    assert_eq!(frontier(&m), single_process(&values, n));
-    assert_eq!(m["complete"], true);
+    merged_like_one_process(&work, &values, n);
 
     // A lost verdict: listed as missing, the frontier stops before it, and only it runs again.
     std::fs::remove_file(work.join("verdicts/verify-2.json")).unwrap();
@@ -372,10 +378,7 @@ fn slurm_verify_in_8_shards_equals_one_process() {
     let work = dir.path().join("work");
     let said = ok(&slurm_verify(&values, "8", &work, &["--wait"]));
     assert!(said.contains("8 of 8 tasks"), "{said}");
-    let (out, m) = merged(&work);
-    assert!(out.status.success());
-    assert_eq!(frontier(&m), single_process(&values, n));
-    assert_eq!(m["complete"], true);
+    merged_like_one_process(&work, &values, n);
     let logs = std::fs::read_dir(work.join("logs")).unwrap().count();
     assert_eq!(logs, 8, "one Slurm log per task");
 }
