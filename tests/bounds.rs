@@ -467,6 +467,31 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     assert!(grundy(&more).status.success());
     let after = rungs_of(&ladder_json(&dir.path().join("bounds-p4-feasible.json")));
     assert_eq!(after.len(), bands.len(), "{after:?}");
+    // A band campaign stopped halfway shows under the decided period's ladder (a yardstick).
+    let halfway = [
+        "sat",
+        "cubes",
+        "officers",
+        "--p",
+        "4",
+        "--band",
+        "256..384",
+        "--calls",
+        "1",
+        "--conflicts",
+        "1",
+        "--threads",
+        "1",
+        "--out",
+        out,
+    ];
+    assert!(grundy(&halfway).status.success());
+    let summary = grundy(&["sat", "summary", "--out", out]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    assert!(
+        text.contains("cubes (feasible, band 256..384): 0.0000% of the band refuted"),
+        "{text}"
+    );
 
     for bad in [
         vec!["--band", "264..256"],

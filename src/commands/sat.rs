@@ -134,23 +134,7 @@ fn run_sat_check(game: &Game, values: u64, pattern: &str) -> Result<ExitCode> {
 
 /// `grundy sat summary`: the periods file as a table, open periods with their campaign so far.
 fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<ExitCode> {
-    use grundy::sat::periods::PeriodsFile;
-    let path = match (out, game) {
-        (Some(out), _) => out.to_path_buf(),
-        (None, Some(game)) => PeriodsFile::default_path(&parse_game(game)?),
-        (None, None) => bail!("grundy sat summary needs GAME or --out FILE"),
-    };
-    let file = PeriodsFile::read(&path)?
-        .with_context(|| format!("{}: no such periods file", path.display()))?;
-    if let Some(game) = game
-        && parse_game(game)?.to_string() != file.game
-    {
-        bail!(
-            "{}: holds results for {}, not {game}",
-            path.display(),
-            file.game
-        );
-    }
+    let (path, file) = summary_file(game, out)?;
     println!(
         "{}: {} periods of {} (rare table: {} values, the last at {}; {})",
         path.display(),
@@ -167,14 +151,46 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
             open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
             cube_campaign_lines(&path, r);
         } else {
+            // A yardstick: the ladder (and band campaigns) of a period that has patterns.
             ladder_line(&path, r.p as usize, "feasible");
+            band_campaign_lines(&path, r.p as usize, "feasible");
         }
     }
-    let decided = file.results.len() - open.len();
-    let count = |f: &dyn Fn(&grundy::sat::periods::PeriodResult) -> bool| {
-        file.results.iter().filter(|r| f(r)).count()
+    totals_lines(&file, &open);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The periods file that `grundy sat summary` shows: `out`, or the game's; one of another game
+/// is refused.
+fn summary_file(
+    game: Option<&str>,
+    out: Option<&std::path::Path>,
+) -> Result<(PathBuf, PeriodsFile)> {
+    let path = match (out, game) {
+        (Some(out), _) => out.to_path_buf(),
+        (None, Some(game)) => PeriodsFile::default_path(&parse_game(game)?),
+        (None, None) => bail!("grundy sat summary needs GAME or --out FILE"),
     };
+    let file = PeriodsFile::read(&path)?
+        .with_context(|| format!("{}: no such periods file", path.display()))?;
+    if let Some(game) = game
+        && parse_game(game)?.to_string() != file.game
+    {
+        bail!(
+            "{}: holds results for {}, not {game}",
+            path.display(),
+            file.game
+        );
+    }
+    Ok((path, file))
+}
+
+/// The summary's last lines: how the periods were decided, which are open (`open`), and which
+/// below the last are missing from the file.
+fn totals_lines(file: &PeriodsFile, open: &[String]) {
     use grundy::sat::periods::Status;
+    let decided = file.results.len() - open.len();
+    let count = |f: &dyn Fn(&PeriodResult) -> bool| file.results.iter().filter(|r| f(r)).count();
     println!(
         "decided {decided}: {} can be the minimal period, {} feasible only by repeating a divisor, {} excluded by a losing position, {} unsat",
         count(&|r| r.primitive == Status::Sat),
@@ -199,7 +215,6 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
     if !gaps.is_empty() {
         println!("not in the file (below {last}): {}", gaps.join(" "));
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// The cube-and-conquer campaigns and value-bound ladders of an open period whose files lie
