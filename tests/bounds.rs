@@ -399,28 +399,19 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     assert!(least > 128, "{least}");
     // The last band holds only the least largest value: a floor or ceiling one byte off fails.
     let bands = [(0, 64), (64, 128), (128, least), (least, least + 1)];
+    let cubes_of_band = |band: &str, extra: &[&str]| {
+        let head = [
+            "sat", "cubes", "officers", "--p", "4", "--band", band, "--out", out,
+        ];
+        grundy(&[&head[..], extra].concat())
+    };
     let mut splits = 0;
     for (from, below) in bands {
+        // One band under CaDiCaL's unsat configuration, which its rung notes.
+        let preset = if from == 64 { "unsat" } else { "default" };
+        let extra = ["--conflicts", "1", "--threads", "2", "--preset", preset];
         let band = format!("{from}..{below}");
-        let args = [
-            "sat",
-            "cubes",
-            "officers",
-            "--p",
-            "4",
-            "--band",
-            &band,
-            "--conflicts",
-            "1",
-            "--threads",
-            "2",
-            "--out",
-            out,
-            // One band under CaDiCaL's unsat configuration, which its rung notes.
-            "--preset",
-            if from == 64 { "unsat" } else { "default" },
-        ];
-        let run = grundy(&args);
+        let run = cubes_of_band(&band, &extra);
         assert!(run.status.success(), "{run:?}");
         // Progress is told of the band (its root cube, p residues long, is not repeated).
         let said = String::from_utf8_lossy(&run.stdout);
@@ -435,7 +426,7 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
             .join(format!("cubes-p4-feasible-band{from}-{below}.json"));
         splits += ladder_json(&ledger)["splits"].as_u64().unwrap();
         // Run again: answered already, no second rung.
-        assert!(grundy(&args).status.success());
+        assert!(cubes_of_band(&band, &extra).status.success());
     }
     assert!(splits > 0, "no band was cut into cubes");
     let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
@@ -468,24 +459,8 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     let after = rungs_of(&ladder_json(&dir.path().join("bounds-p4-feasible.json")));
     assert_eq!(after.len(), bands.len(), "{after:?}");
     // A band campaign stopped halfway shows under the decided period's ladder (a yardstick).
-    let halfway = [
-        "sat",
-        "cubes",
-        "officers",
-        "--p",
-        "4",
-        "--band",
-        "256..384",
-        "--calls",
-        "1",
-        "--conflicts",
-        "1",
-        "--threads",
-        "1",
-        "--out",
-        out,
-    ];
-    assert!(grundy(&halfway).status.success());
+    let one_call = ["--calls", "1", "--conflicts", "1", "--threads", "1"];
+    assert!(cubes_of_band("256..384", &one_call).status.success());
     let summary = grundy(&["sat", "summary", "--out", out]);
     let text = String::from_utf8_lossy(&summary.stdout);
     assert!(
