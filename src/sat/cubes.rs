@@ -416,9 +416,9 @@ impl Ledger {
                 100.0 * self.refuted_share / self.held()
             ),
             // A band's root is the band itself, a cube too long for one line (p residues).
-            (None, Ok(root)) if self.band.is_some() => format!(
+            (None, _) if self.band.is_some() => format!(
                 "{:.4}% of the band refuted",
-                100.0 * self.refuted_share / root.share(),
+                100.0 * self.refuted_share / self.root_share(),
             ),
             (None, Ok(root)) if self.root != "*" => format!(
                 "{:.6e} of the box refuted ({:.4}% of the cube {})",
