@@ -61,8 +61,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         path.display()
     );
     if let Some(pattern) = &ladder.pattern {
-        let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
-        println!("pattern (checked): {}", s.join(","));
+        super::question::print_checked_pattern(pattern);
     }
     let feasible = q.known.pattern(q.p as u64);
     q.merge_answer(ladder.period_result(&q.encoding, feasible), "bounds")?;

@@ -170,8 +170,7 @@ impl Campaign {
             path.display()
         );
         if let Verdict::Sat(pattern) = verdict {
-            let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
-            println!("pattern (checked): {}", s.join(","));
+            super::question::print_checked_pattern(pattern);
         }
         match ledger.band {
             Some(band) => self.record_band(band, verdict, ledger, path),

@@ -148,3 +148,10 @@ impl Question {
         Ok(())
     }
 }
+
+/// The line that shows a witness-checked pattern (true values, by commas), as `sat cubes` and
+/// `sat bounds` print it.
+pub(crate) fn print_checked_pattern(pattern: &[grundy::values::Value]) {
+    let s: Vec<String> = pattern.iter().map(ToString::to_string).collect();
+    println!("pattern (checked): {}", s.join(","));
+}
