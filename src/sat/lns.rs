@@ -34,7 +34,7 @@ plain tabu thread.
 
 use super::encode::PeriodEncoding;
 use super::lemmas::Carry;
-use super::local::Walk;
+use super::local::{Walk, XorShift};
 use super::solve::{Answer, cadical_model, carry_lemmas, load_cadical};
 use rustsat::solvers::{
     ControlSignal, LimitConflicts, Solve, SolveIncremental, SolverResult, Terminate,
@@ -106,9 +106,8 @@ pub fn solve(
     let deadline = timeout.map(|t| Instant::now() + t);
     let late =
         move || deadline.is_some_and(|d| Instant::now() >= d) || stop.load(Ordering::Relaxed);
-    let p = e.p;
     let mut tally = Tally {
-        free: pace.free.clamp(1, p),
+        free: pace.free.clamp(1, e.p),
         ..Tally::default()
     };
     let Some(mut solver) = load(e, &late)? else {
@@ -128,44 +127,21 @@ pub fn solve(
             ControlSignal::Continue
         }
     });
-    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut below = move |n: usize| {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        (rng % n as u64) as usize
+    let mut steer = Steer {
+        e,
+        walk: Walk::new(e.shifts(), seed),
+        tried: HashSet::new(),
+        rng: XorShift::new(seed),
     };
-    let shifts = e.shifts();
-    let mut walk = Walk::new(shifts, seed);
-    let mut tried = HashSet::new();
     while !late() {
         tally.rounds += 1;
         let round_started = Instant::now();
-        // Neighbourhoods around the near misses of one burst.
         let budget = deadline.map_or(pace.burst, |d| {
             pace.burst.min(d.saturating_duration_since(Instant::now()))
         });
-        let (found, mut near) = burst(&mut walk, budget, stop, pace.near_misses);
-        if let Some(s) = found {
-            // A fixed point; the extra clauses may still refuse it (a smaller period).
-            if let Some(model) = model_with(&mut solver, e, &s, &[])? {
-                tally.by_neighbourhood = true;
-                return Ok((Answer::Sat(model), tally));
-            }
-            walk.restart();
-        }
-        let here = walk.pattern().to_vec();
-        near.push((bad_residues(&here, shifts).len(), here));
-        for s in fresh_near_misses(near, &mut tried, pace.near_misses) {
-            let bad = bad_residues(&s, shifts);
-            for _ in 0..pace.tries {
-                let free = free_residues(&bad, tally.free, p, &mut below);
-                if let Some(answer) =
-                    neighbourhood(&mut solver, e, &s, &free, pace, &mut tally, &late)?
-                {
-                    return Ok((answer, tally));
-                }
-            }
+        let steered = steer.round(&mut solver, budget, pace, &mut tally, stop, &late)?;
+        if let Some(answer) = steered {
+            return Ok((answer, tally));
         }
         // The whole question, for as long as the burst and its neighbourhoods took.
         round_end.set(Some(Instant::now() + round_started.elapsed()));
@@ -179,6 +155,54 @@ pub fn solve(
         }
     }
     Ok((Answer::Timeout, tally))
+}
+
+/// The local half of the search: the walk that goes on from burst to burst, the near misses
+/// already tried, and the random source that picks free residues.
+struct Steer<'e> {
+    e: &'e PeriodEncoding,
+    walk: Walk,
+    tried: HashSet<Vec<u8>>,
+    rng: XorShift,
+}
+
+impl Steer<'_> {
+    /// One burst of at most `budget` and the neighbourhoods around its near misses: a model (the
+    /// walk's own fixed point if the clauses take it), or `Timeout` once `late`; `None` when the
+    /// round found nothing.
+    fn round(
+        &mut self,
+        solver: &mut CaDiCaL,
+        budget: Duration,
+        pace: Pace,
+        tally: &mut Tally,
+        stop: &AtomicBool,
+        late: &dyn Fn() -> bool,
+    ) -> anyhow::Result<Option<Answer>> {
+        let e = self.e;
+        let (found, mut near) = burst(&mut self.walk, budget, stop, pace.near_misses);
+        if let Some(s) = found {
+            // A fixed point; the extra clauses may still refuse it (a smaller period).
+            if let Some(model) = model_with(solver, e, &s, &[])? {
+                tally.by_neighbourhood = true;
+                return Ok(Some(Answer::Sat(model)));
+            }
+            self.walk.restart();
+        }
+        let shifts = e.shifts();
+        let here = self.walk.pattern().to_vec();
+        near.push((bad_residues(&here, shifts).len(), here));
+        for s in fresh_near_misses(near, &mut self.tried, pace.near_misses) {
+            let bad = bad_residues(&s, shifts);
+            for _ in 0..pace.tries {
+                let free = free_residues(&bad, tally.free, e.p, &mut self.rng);
+                if let Some(answer) = neighbourhood(solver, e, &s, &free, pace, tally, late)? {
+                    return Ok(Some(answer));
+                }
+            }
+        }
+        Ok(None)
+    }
 }
 
 /// States of a walk with the number of their bad residues.
@@ -224,16 +248,11 @@ fn fresh_near_misses(
 }
 
 /// `k` free residues of `p`: the first `k` bad ones, then random others.
-fn free_residues(
-    bad: &[usize],
-    k: usize,
-    p: usize,
-    below: &mut impl FnMut(usize) -> usize,
-) -> Vec<usize> {
+fn free_residues(bad: &[usize], k: usize, p: usize, rng: &mut XorShift) -> Vec<usize> {
     let mut free = bad.to_vec();
     free.truncate(k);
     while free.len() < k {
-        let r = below(p);
+        let r = rng.below(p);
         if !free.contains(&r) {
             free.push(r);
         }

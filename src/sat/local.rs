@@ -41,10 +41,10 @@ use std::time::{Duration, Instant};
 const NOISE_ONE_IN: usize = 1000;
 
 /// A tiny xorshift generator: reproducible runs without a dependency.
-struct XorShift(u64);
+pub(crate) struct XorShift(u64);
 
 impl XorShift {
-    fn new(seed: u64) -> XorShift {
+    pub(crate) fn new(seed: u64) -> XorShift {
         XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
@@ -55,7 +55,7 @@ impl XorShift {
         self.0
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         (self.next() % n as u64) as usize
     }
 
