@@ -535,3 +535,56 @@ fn sigterm_saves_the_ledger_and_exits_130() {
     let after = Ledger::read(&ledger).unwrap().unwrap();
     assert_eq!((after.runs, after.calls), (2, stopped.calls + 5));
 }
+
+#[test]
+fn a_model_the_witness_check_refuses_ends_the_run_and_keeps_its_cube_open() {
+    // .56 p = 6 has patterns, so some cube gives a model; a check that refuses every model must
+    // stop the campaign with that cube named, report nothing as found, and lose no part of the box.
+    let problem = problem(".56", true);
+    let e = problem.encode_question(6, false).unwrap();
+    let mut ledger = fresh_ledger(&problem, &e);
+    let stop = AtomicBool::new(false);
+    let run = Conquer {
+        encoding: &e,
+        threads: 1,
+        conflicts: 20,
+        fanout: 2,
+        deadline: None,
+        stop: &stop,
+        seed: 0,
+        preset: Preset::Default,
+        max_calls: None,
+        share_len: 0,
+    };
+    let refuse = |_: &[u8]| Err("refused by the test".to_string());
+    let mut reports = 0;
+    let err = conquer(
+        &run,
+        &mut ledger,
+        &refuse,
+        std::time::Duration::from_secs(60),
+        &mut |_| {
+            reports += 1;
+            Ok(())
+        },
+    )
+    .unwrap_err();
+    assert!(matches!(err, ConquerError::BadModel { .. }), "{err}");
+    let text = err.to_string();
+    assert!(text.contains("refused by the test"), "{text}");
+    assert!(text.contains("a model in cube "), "{text}");
+    assert!(reports >= 1, "the final ledger was not reported");
+    assert_eq!(ledger.verdict(), Verdict::Open);
+    assert!(ledger.pattern.is_none());
+    let open: f64 = ledger
+        .open
+        .iter()
+        .map(|c| Cube::parse(c, 6).unwrap().share())
+        .sum();
+    let whole = ledger.root_share();
+    assert!(
+        (open + ledger.refuted_share - whole).abs() < 1e-12 * whole,
+        "open {open} + refuted {} != {whole}",
+        ledger.refuted_share
+    );
+}

@@ -667,6 +667,12 @@ struct Frontier {
 }
 
 impl Frontier {
+    /// Ends the run with `outcome` (the first one kept) and tells every worker to halt.
+    fn end(&mut self, outcome: Result<Vec<crate::values::Value>, ConquerError>, halt: &AtomicBool) {
+        self.found.get_or_insert(outcome);
+        halt.store(true, Ordering::Relaxed);
+    }
+
     /// The queue of a new run of the campaign in `ledger`, counted as one more run, with the
     /// conflict budget and preset of `run`.
     fn start(ledger: &Ledger, run: &Conquer<'_>) -> Result<Frontier, ConquerError> {
@@ -808,8 +814,7 @@ pub fn conquer(
                 if let Err(reason) = report(&snapshot) {
                     // The last report that went through stays the state on disk.
                     let mut state = frontier.lock().expect("cube frontier lock");
-                    state.found.get_or_insert(Err(ConquerError::Report(reason)));
-                    halt.store(true, Ordering::Relaxed);
+                    state.end(Err(ConquerError::Report(reason)), &halt);
                 }
                 last_report = Instant::now();
             }
@@ -853,15 +858,11 @@ fn worker<'h>(
     check: &WitnessCheck<'_>,
     pool: Pool<'h>,
 ) {
-    let fail = |state: &mut Frontier, e: ConquerError| {
-        state.found.get_or_insert(Err(e));
-        halt.store(true, Ordering::Relaxed);
-    };
     let mut solver = match new_solver(run, halt, &pool) {
         Ok(s) => s,
         Err(e) => {
             let mut state = frontier.lock().expect("cube frontier lock");
-            fail(&mut state, ConquerError::Solver(e.to_string()));
+            state.end(Err(ConquerError::Solver(e.to_string())), halt);
             state.workers -= 1;
             changed.notify_all();
             return;
@@ -890,24 +891,18 @@ fn worker<'h>(
         state.ledger.calls += 1;
         state.ledger.solver_seconds += seconds;
         match tried {
-            Err(err) => fail(&mut state, ConquerError::Solver(err.to_string())),
+            Err(err) => state.end(Err(ConquerError::Solver(err.to_string())), halt),
             Ok(Tried::Refuted(region, clause)) => {
                 state.refute(ticket, &region);
                 state.region_clauses.push(clause);
             }
-            Ok(Tried::Model(bytes)) => match check(&bytes) {
-                Ok(pattern) => {
-                    state.found.get_or_insert(Ok(pattern));
-                    halt.store(true, Ordering::Relaxed);
-                }
-                Err(reason) => fail(
-                    &mut state,
-                    ConquerError::BadModel {
-                        cube: cube.render(),
-                        reason,
-                    },
-                ),
-            },
+            Ok(Tried::Model(bytes)) => {
+                let checked = check(&bytes).map_err(|reason| ConquerError::BadModel {
+                    cube: cube.render(),
+                    reason,
+                });
+                state.end(checked, halt);
+            }
             // Stopped from outside: the cube stays running, so the snapshot keeps it open.
             Ok(Tried::Undecided) if halt.load(Ordering::Relaxed) => {}
             Ok(Tried::Undecided) => {
