@@ -17,6 +17,8 @@ pub struct Progress {
     bar: Option<ProgressBar>,
     what: String,
     unit: &'static str,
+    /// Whether the position is shown as a share of `total` (a percentage) instead of a count.
+    percent: bool,
     total: u64,
     last_line: Instant,
     /// The first position reported and when: the origin of rate and ETA.
@@ -43,6 +45,7 @@ impl Progress {
             bar,
             what: what.to_string(),
             unit: "values",
+            percent: false,
             total,
             last_line: now,
             base: None,
@@ -52,6 +55,21 @@ impl Progress {
     /// Names what is counted in the plain lines (default: "values").
     pub fn counting(mut self, unit: &'static str) -> Progress {
         self.unit = unit;
+        self
+    }
+
+    /// Shows the position as a percentage of the total, `what` it is a share of: for work whose
+    /// units mean nothing to a reader (a cube campaign counts parts per billion of its box).
+    pub fn as_percent(mut self, of_what: &'static str) -> Progress {
+        self.unit = of_what;
+        self.percent = true;
+        if let Some(bar) = &self.bar {
+            let style =
+                ProgressStyle::with_template("{msg} [{bar:30}] {percent_precise}% ETA {eta}")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar())
+                    .progress_chars("=> ");
+            bar.set_style(style);
+        }
         self
     }
 
@@ -75,14 +93,32 @@ impl Progress {
             }
         } else if self.last_line.elapsed() >= LINE_EVERY {
             self.last_line = Instant::now();
-            let (rate, eta) = rate_and_eta(base, done, self.total, started.elapsed());
-            eprintln!(
-                "{}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta} {note}",
-                self.what,
-                self.total,
-                unit = self.unit,
-                prec = if rate >= 100.0 { 0 } else { 2 }
-            );
+            eprintln!("{}", self.plain_line(base, done, started.elapsed(), note));
+        }
+    }
+
+    /// The line written in a pipe: position, rate and ETA, then the note.
+    fn plain_line(&self, base: u64, done: u64, since: Duration, note: &str) -> String {
+        let (rate, eta) = rate_and_eta(base, done, self.total, since);
+        let (what, unit) = (&self.what, self.unit);
+        let told = if self.percent {
+            let share = |units: f64| 100.0 * units / self.total.max(1) as f64;
+            format!(
+                "{what}: {:.4}% {unit}, {:.3}%/h, ETA {eta}",
+                share(done as f64),
+                share(rate * 3600.0)
+            )
+        } else {
+            let prec = if rate >= 100.0 { 0 } else { 2 };
+            format!(
+                "{what}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta}",
+                self.total
+            )
+        };
+        if note.is_empty() {
+            told
+        } else {
+            format!("{told}; {note}")
         }
     }
 
@@ -138,6 +174,26 @@ mod tests {
             "?"
         );
         assert_eq!(rate_and_eta(0, 250, 1000, ten), (25.0, "30 s".to_string()));
+    }
+
+    #[test]
+    fn plain_lines_tell_a_count_or_a_share_and_keep_the_note_apart() {
+        let ten = Duration::from_secs(10);
+        let count = Progress::new(1000, "run");
+        assert_eq!(
+            count.plain_line(0, 250, ten, "verified to 200"),
+            "run: 250/1000 values, 25.00/s, ETA 30 s; verified to 200"
+        );
+        assert_eq!(
+            count.plain_line(0, 250, ten, ""),
+            "run: 250/1000 values, 25.00/s, ETA 30 s"
+        );
+        // 10^6 ppb more in 10 s: 0.1 % of the box in 10 s, 36 % an hour, 83 min left.
+        let share = Progress::new(1_000_000_000, "cubes p=37").as_percent("of the band refuted");
+        assert_eq!(
+            share.plain_line(500_000_000, 501_000_000, ten, "6 open"),
+            "cubes p=37: 50.1000% of the band refuted, 36.000%/h, ETA 83 min; 6 open"
+        );
     }
 
     #[test]

@@ -285,8 +285,8 @@ impl Campaign {
     }
 
     /// Runs the campaign until it is answered or stopped, saving the ledger every `save_every`
-    /// and showing the refuted part in parts per billion of what this ledger holds (its box less
-    /// the shares dealt out): that share only grows, so its rate gives an ETA (a guess: the
+    /// and showing the refuted part as a percentage of what this ledger holds (its box less
+    /// the shares dealt out; counted in parts per billion): that share only grows, so its rate gives an ETA (a guess: the
     /// cubes left may be harder than those refuted). Every model is witness-checked.
     fn conquer_showing_progress(
         &self,
@@ -299,7 +299,11 @@ impl Campaign {
         let check = |bytes: &[u8]| self.check(bytes);
         let held = ledger.held();
         let mut display = grundy::progress::Progress::new(1_000_000_000, &format!("cubes p={p}"))
-            .counting("ppb of the part held refuted");
+            .as_percent(match (&ledger.band, ledger.elsewhere > 0.0) {
+                (_, true) => "of the part held refuted",
+                (Some(_), false) => "of the band refuted",
+                (None, false) => "of the box refuted",
+            });
         let mut report = |l: &Ledger| {
             l.save(path).map_err(|e| e.to_string())?;
             let note = format!(
