@@ -226,13 +226,7 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
     use grundy::cluster::{Manifest, Work};
     use grundy::sat::cubes::Ledger;
     let SlurmCubesArgs {
-        ask:
-            PeriodQuestion {
-                game,
-                p,
-                primitive,
-                keep_rotation,
-            },
+        ask,
         shares,
         band,
         conflicts,
@@ -245,7 +239,7 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
         values,
         submit,
     } = args;
-    let game = parse_game(&game)?;
+    let game = parse_game(&ask.game)?;
     if shares == 0 {
         bail!("--shares must be at least 1");
     }
@@ -254,16 +248,14 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
     };
     let out =
         absolute(out.unwrap_or_else(|| grundy::sat::periods::PeriodsFile::default_path(&game)))?;
-    let question = if primitive { "primitive" } else { "feasible" };
-    let ledger = absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, p, question, band)))?;
-    let mut cube_args: Vec<String> = vec!["sat".into(), "cubes".into(), game.to_string()];
-    cube_args.extend(["--p".into(), p.to_string()]);
-    cube_args.extend(question_flags(primitive, keep_rotation).map(String::from));
-    if let Some(band) = band {
-        cube_args.extend(["--band".into(), band.to_string()]);
-    }
-    cube_args.extend(["--out".into(), out.display().to_string()]);
-    cube_args.extend(["--values".into(), values.to_string()]);
+    let question = if ask.primitive {
+        "primitive"
+    } else {
+        "feasible"
+    };
+    let ledger =
+        absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, ask.p, question, band)))?;
+    let cube_args = cube_question_args(&game, &ask, band, &out, values);
     let on_ledger = |extra: &[&str]| -> Vec<String> {
         let mut args = cube_args.clone();
         args.extend(["--ledger".into(), ledger.display().to_string()]);
@@ -272,7 +264,7 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
     };
     let work = Work::Cubes {
         game: game.to_string(),
-        p: p as u64,
+        p: ask.p as u64,
         ledger: ledger.clone(),
         gather: on_ledger(&["--gather", "--finished-only"]),
     };
@@ -291,6 +283,26 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
         .map_or_else(std::env::current_exe, Ok)?;
     let manifest = Manifest::cubes(&grundy, work, &share_files, &task_args)?;
     Ok((manifest, submit))
+}
+
+/// The arguments of `grundy sat cubes` that say what a campaign asks (game, period, question,
+/// band) and where its answer goes, the same for every task, its gathering and its dealing.
+fn cube_question_args(
+    game: &grundy::game::Game,
+    ask: &PeriodQuestion,
+    band: Option<grundy::sat::bounds::Band>,
+    out: &std::path::Path,
+    values: u64,
+) -> Vec<String> {
+    let mut args: Vec<String> = vec!["sat".into(), "cubes".into(), game.to_string()];
+    args.extend(["--p".into(), ask.p.to_string()]);
+    args.extend(question_flags(ask.primitive, ask.keep_rotation).map(String::from));
+    if let Some(band) = band {
+        args.extend(["--band".into(), band.to_string()]);
+    }
+    args.extend(["--out".into(), out.display().to_string()]);
+    args.extend(["--values".into(), values.to_string()]);
+    args
 }
 
 /// The flags of each task's `grundy sat cubes` that say how it works (threads, budget, preset,
