@@ -256,6 +256,23 @@ impl Figure for SatFrontier {
             .x_labels(max_p as usize)
             .x_label_formatter(&whole)
             .draw()?;
+        self.draw_bars(&mut chart, FLOOR)?;
+        self.draw_bounds(&mut chart, FLOOR)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+    }
+}
+
+impl SatFrontier {
+    /// One bar a period, as high as all its runs took, in the colour of its status; a marker
+    /// above where feasibility differs (a lifted pattern of a divisor).
+    fn draw_bars<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64, f64)>>(
+        &self,
+        chart: &mut ChartContext<'a, DB, CT>,
+        floor: f64,
+    ) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
         for status in [
             Status::Sat,
             Status::Unsat,
@@ -269,8 +286,8 @@ impl Figure for SatFrontier {
                 .filter(|r| r.primitive == status)
                 .map(|r| {
                     let p = r.p as f64;
-                    let height = r.campaign_seconds().max(FLOOR * 2.0);
-                    Rectangle::new([(p - 0.35, FLOOR), (p + 0.35, height)], color.filled())
+                    let height = r.campaign_seconds().max(floor * 2.0);
+                    Rectangle::new([(p - 0.35, floor), (p + 0.35, height)], color.filled())
                 });
             let name = match status {
                 Status::Sat => "primitive: pattern found",
@@ -287,14 +304,25 @@ impl Figure for SatFrontier {
                     .iter()
                     .filter(|r| r.feasible != r.primitive)
                     .map(|r| {
-                        let y = r.campaign_seconds().max(FLOOR * 2.0) * 1.8;
+                        let y = r.campaign_seconds().max(floor * 2.0) * 1.8;
                         TriangleMarker::new((r.p as f64, y), 7, status_color(r.feasible).filled())
                     }),
             )?
             .label("feasible, if that differs (lifted)")
             .legend(|(x, y)| TriangleMarker::new((x + 7, y), 7, SAT.filled()));
-        // A value bound of an open period, written upwards from the foot of its bar (the bars
-        // stand too close for text across, and the legend covers their tops).
+        Ok(())
+    }
+
+    /// A value bound of an open period, written upwards from the foot of its bar (the bars
+    /// stand too close for text across, and the legend covers their tops).
+    fn draw_bounds<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64, f64)>>(
+        &self,
+        chart: &mut ChartContext<'a, DB, CT>,
+        floor: f64,
+    ) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
         let upwards = ("sans-serif", 13)
             .into_font()
             .transform(FontTransform::Rotate270)
@@ -302,13 +330,13 @@ impl Figure for SatFrontier {
         if !self.bounds.is_empty() {
             chart
                 .draw_series(self.bounds.iter().map(|&(p, v)| {
-                    let at = (p as f64 - 0.3, FLOOR * 1.3);
+                    let at = (p as f64 - 0.3, floor * 1.3);
                     Text::new(format!(">={v}"), at, upwards.clone())
                 }))?
                 .label(">=V: every pattern has a value of at least V (sat bounds)")
                 .legend(|(x, y)| Text::new(">=V", (x - 4, y - 7), ("sans-serif", 13)));
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)
+        Ok(())
     }
 }
 
@@ -357,8 +385,22 @@ impl Figure for PatternMaxima {
             }))?
             .label("open: where its largest value would lie (floor from sat bounds)")
             .legend(swatch(TIMEOUT));
-        // A solved period's floor: a bar from it up to the pattern found, so the open ranges
-        // can be read against how high the periods with patterns had to reach.
+        self.draw_floors(&mut chart)?;
+        self.draw_points(&mut chart)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
+    }
+}
+
+impl PatternMaxima {
+    /// A solved period's floor: a bar from it up to the pattern found, so the open ranges
+    /// can be read against how high the periods with patterns had to reach.
+    fn draw_floors<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64, f64)>>(
+        &self,
+        chart: &mut ChartContext<'a, DB, CT>,
+    ) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
         let point = |p: u64| {
             self.patterns
                 .iter()
@@ -378,6 +420,17 @@ impl Figure for PatternMaxima {
                 .label("solved: no pattern below the bar's foot (sat bounds)")
                 .legend(swatch(FLOOR_GREY));
         }
+        Ok(())
+    }
+
+    /// The pattern found for each period, odd and even periods in their own colours.
+    fn draw_points<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64, f64)>>(
+        &self,
+        chart: &mut ChartContext<'a, DB, CT>,
+    ) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
         let odd_color = BASELINES[0];
         for (odd, color, name) in [(false, COMMON, "even p"), (true, odd_color, "odd p")] {
             chart
@@ -390,7 +443,7 @@ impl Figure for PatternMaxima {
                 .label(format!("pattern found, {name}"))
                 .legend(dot(color));
         }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)
+        Ok(())
     }
 }
 
