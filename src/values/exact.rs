@@ -435,25 +435,7 @@ pub(crate) fn prove(
                 marks.mark_pairs(low, high);
                 leftover.retain(|&v| !marks.is_marked(u32::from(v)));
             } else {
-                let found = match leftover.len() {
-                    1 => find_in_pairs(low, high, &[leftover[0]]),
-                    2 => find_in_pairs(low, high, &[leftover[0], leftover[1]]),
-                    3 | 4 => find_in_pairs(
-                        low,
-                        high,
-                        &std::array::from_fn::<_, 4, _>(|k| leftover[k.min(leftover.len() - 1)]),
-                    ),
-                    _ => find_in_pairs(
-                        low,
-                        high,
-                        &std::array::from_fn::<_, 8, _>(|k| leftover[k.min(leftover.len() - 1)]),
-                    ),
-                };
-                let mut k = 0;
-                leftover.retain(|_| {
-                    k += 1;
-                    found & (1 << (k - 1)) == 0
-                });
+                strike_found(low, high, leftover);
             }
             scanned += (end - a) as u64;
             a = end;
@@ -463,6 +445,32 @@ pub(crate) fn prove(
         }
     }
     scanned
+}
+
+/// Removes from `leftover` (at most 8 values) those that some split option
+/// `low[i] ^ high[high.len() - 1 - i]` reaches ([`find_in_pairs`]), comparing each pair with
+/// all of them at once instead of marking every pair.
+#[inline]
+fn strike_found(low: &[u16], high: &[u16], leftover: &mut Vec<u16>) {
+    let found = match leftover.len() {
+        1 => find_in_pairs(low, high, &[leftover[0]]),
+        2 => find_in_pairs(low, high, &[leftover[0], leftover[1]]),
+        3 | 4 => find_in_pairs(
+            low,
+            high,
+            &std::array::from_fn::<_, 4, _>(|k| leftover[k.min(leftover.len() - 1)]),
+        ),
+        _ => find_in_pairs(
+            low,
+            high,
+            &std::array::from_fn::<_, 8, _>(|k| leftover[k.min(leftover.len() - 1)]),
+        ),
+    };
+    let mut k = 0;
+    leftover.retain(|_| {
+        k += 1;
+        found & (1 << (k - 1)) == 0
+    });
 }
 
 #[cfg(test)]
