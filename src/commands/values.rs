@@ -93,40 +93,36 @@ pub(crate) fn run_stats(args: StatsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The run `grundy run` asks for, from its flags; sizes below what can work are raised to it
+/// (one thread, a chunk of one value, blocks of 8 values, one value in memory).
+fn run_config(game: &grundy::Game, args: &RunArgs) -> Result<RunConfig> {
+    positive_seconds("--checkpoint-every", args.checkpoint_every)?;
+    let mut config = RunConfig::new(game.clone(), args.to);
+    config.threads = args.threads.unwrap_or(config.threads).max(1);
+    config.verify = !args.no_verify;
+    config.period_search = !args.no_period;
+    config.speculate_from = args.speculate_from;
+    config.chunk = args.chunk.max(1) as usize;
+    config.block = args.block.max(8);
+    config.checkpoint = args.checkpoint.clone();
+    config.resume = args.resume;
+    config.checkpoint_every = std::time::Duration::from_secs_f64(args.checkpoint_every);
+    config.memory = args.memory.max(1) as usize;
+    config.spill_dir = args.spill_dir.clone();
+    Ok(config)
+}
+
 /// `grundy run`: the long run (speculative values, verified, checkpointed), its report and dumps.
 pub(crate) fn run_long(args: RunArgs) -> Result<ExitCode> {
+    let game = parse_game(&args.game)?;
+    let config = run_config(&game, &args)?;
     let RunArgs {
-        game,
         to,
-        threads,
-        no_verify,
-        speculate_from,
-        chunk,
-        block,
-        checkpoint,
-        resume,
-        checkpoint_every,
+        checkpoint: checkpoint_path,
         values_out,
         out,
-        no_period,
-        memory,
-        spill_dir,
+        ..
     } = args;
-    let game = parse_game(&game)?;
-    positive_seconds("--checkpoint-every", checkpoint_every)?;
-    let mut config = RunConfig::new(game.clone(), to);
-    config.threads = threads.unwrap_or(config.threads).max(1);
-    config.verify = !no_verify;
-    config.period_search = !no_period;
-    config.speculate_from = speculate_from;
-    config.chunk = chunk.max(1) as usize;
-    config.block = block.max(8);
-    let checkpoint_path = checkpoint.clone();
-    config.checkpoint = checkpoint;
-    config.resume = resume;
-    config.checkpoint_every = std::time::Duration::from_secs_f64(checkpoint_every);
-    config.memory = memory.max(1) as usize;
-    config.spill_dir = spill_dir;
     grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
     let mut progress = Progress::new(to, "run");
     let (report, values) = grundy::run::run(config, &mut |p| {
