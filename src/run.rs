@@ -251,51 +251,14 @@ pub fn run(
 impl Engine {
     /// A fresh engine (exact prefix) or one resumed from its checkpoint.
     fn start(config: RunConfig) -> Result<Engine, RunError> {
+        if let (Some(path), true) = (config.checkpoint.clone(), config.resume) {
+            return Engine::resume(config, &path);
+        }
         let game = config.game.clone();
         let mut checkpoint = None;
         if let Some(path) = &config.checkpoint {
-            let shown = path.display().to_string();
-            if config.resume {
-                let mut stats = StatsBuilder::new();
-                let (mut c, mut file) =
-                    Checkpoint::load(path, &mut |at, chunk| stats.add(at, chunk))?;
-                if c.game != game.to_string() {
-                    return Err(RunError::Foreign {
-                        path: shown,
-                        found: c.game,
-                        wanted: game.to_string(),
-                    });
-                }
-                let space = c.space.parse().map_err(|reason| CheckpointError::Refused {
-                    path: shown.clone(),
-                    reason,
-                })?;
-                if config.verify && c.verified_to < file.len() {
-                    // Claims saved by a --no-verify run: a verifying run may take them back,
-                    // and the values file holds only values never taken back. Drop them; they
-                    // are generated again, and verified.
-                    // The statistics start again: the first round gathers them from the file.
-                    file.truncate(c.verified_to)?;
-                    c.rares.retain(|r| r.0 < c.verified_to);
-                    stats = StatsBuilder::new();
-                }
-                let history = History::from_file(file, head_cap(&config), keep(&config));
-                let engine = Engine::from_parts(
-                    config,
-                    history,
-                    c.verified_to,
-                    space,
-                    c.rares.clone(),
-                    c.rollbacks.clone(),
-                    c.seconds,
-                );
-                return Ok(Engine {
-                    checkpoint: Some(c),
-                    stats,
-                    ..engine
-                });
-            }
             if path.exists() {
+                let shown = path.display().to_string();
                 return Err(RunError::WouldOverwrite { path: shown });
             }
             checkpoint = Some((
@@ -315,6 +278,51 @@ impl Engine {
             engine.checkpoint = Some(c);
         }
         Ok(engine)
+    }
+
+    /// The run saved in the checkpoint at `path`, to go on with: its values file, rare table,
+    /// rollbacks and statistics (claims a `--no-verify` run saved beyond what it verified are
+    /// dropped when this run verifies).
+    fn resume(config: RunConfig, path: &std::path::Path) -> Result<Engine, RunError> {
+        let game = &config.game;
+        let shown = path.display().to_string();
+        let mut stats = StatsBuilder::new();
+        let (mut c, mut file) = Checkpoint::load(path, &mut |at, chunk| stats.add(at, chunk))?;
+        if c.game != game.to_string() {
+            return Err(RunError::Foreign {
+                path: shown,
+                found: c.game,
+                wanted: game.to_string(),
+            });
+        }
+        let space = c.space.parse().map_err(|reason| CheckpointError::Refused {
+            path: shown.clone(),
+            reason,
+        })?;
+        if config.verify && c.verified_to < file.len() {
+            // Claims saved by a --no-verify run: a verifying run may take them back,
+            // and the values file holds only values never taken back. Drop them; they
+            // are generated again, and verified.
+            // The statistics start again: the first round gathers them from the file.
+            file.truncate(c.verified_to)?;
+            c.rares.retain(|r| r.0 < c.verified_to);
+            stats = StatsBuilder::new();
+        }
+        let history = History::from_file(file, head_cap(&config), keep(&config));
+        let engine = Engine::from_parts(
+            config,
+            history,
+            c.verified_to,
+            space,
+            c.rares.clone(),
+            c.rollbacks.clone(),
+            c.seconds,
+        );
+        Ok(Engine {
+            checkpoint: Some(c),
+            stats,
+            ..engine
+        })
     }
 
     /// The exact prefix: up to `speculate_from`, or until twice past the last rare seen.
