@@ -17,34 +17,18 @@ use crate::{CubesArgs, PeriodQuestion};
 
 /// `grundy sat cubes`: a cube-and-conquer campaign on one question, continued from its ledger.
 pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
-    let CubesArgs {
-        ask,
-        threads,
-        conflicts,
-        fanout,
-        share_len,
-        timeout,
-        calls,
-        within,
-        band,
-        ledger,
-        save_every,
-        deal,
-        gather,
-        finished_only,
-        seed,
-        preset,
-        out,
-        values,
-    } = args;
-    if conflicts == 0 || conflicts > i32::MAX as u32 {
+    if args.conflicts == 0 || args.conflicts > i32::MAX as u32 {
         bail!("--conflicts must be between 1 and {}", i32::MAX);
     }
-    if !(2..=256).contains(&fanout) {
+    if !(2..=256).contains(&args.fanout) {
         bail!("--fanout must be between 2 and 256");
     }
-    let c = Campaign::set_up(&ask, within.as_deref(), band, out, values)?;
-    let path = ledger.unwrap_or_else(|| Ledger::path_beside(&c.out, c.p, c.name(), band));
+    let (band, within, deal, gather) = (args.band, args.within.as_deref(), args.deal, args.gather);
+    let c = Campaign::set_up(&args.ask, within, band, args.out.clone(), args.values)?;
+    let path = args
+        .ledger
+        .clone()
+        .unwrap_or_else(|| Ledger::path_beside(&c.out, c.p, c.name(), band));
     let _lock = Ledger::lock(&path)?;
     let mut ledger =
         c.continue_ledger(&path, within.is_some(), deal.is_none() && !gather, gather)?;
@@ -52,25 +36,12 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
         return deal_cubes(&path, &mut ledger, k, c.solving(), &c.game, c.p);
     }
     if gather {
-        c.gather_into(&path, &mut ledger, finished_only)?;
+        c.gather_into(&path, &mut ledger, args.finished_only)?;
     }
     let verdict = if ledger.verdict() == Verdict::Open && !gather {
         let stop = AtomicBool::new(false);
-        let run = Conquer {
-            encoding: c.solving(),
-            threads: threads.unwrap_or_else(|| {
-                std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
-            }),
-            conflicts,
-            fanout,
-            deadline: timeout.map(|t| Instant::now() + Duration::from_secs_f64(t)),
-            stop: &stop,
-            seed,
-            preset,
-            max_calls: calls,
-            share_len,
-        };
-        let save_every = Duration::from_secs_f64(save_every.max(0.1));
+        let run = conquer_run(&args, c.solving(), &stop);
+        let save_every = Duration::from_secs_f64(args.save_every.max(0.1));
         c.conquer_showing_progress(&run, &path, &mut ledger, save_every)?
     } else {
         ledger.verdict()
@@ -80,6 +51,30 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How the workers of `grundy sat cubes` go at `encoding`, as its flags say (one thread a core
+/// unless `--threads`), until `stop` is raised.
+fn conquer_run<'a>(
+    args: &CubesArgs,
+    encoding: &'a grundy::sat::encode::PeriodEncoding,
+    stop: &'a AtomicBool,
+) -> Conquer<'a> {
+    let cores = || std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    Conquer {
+        encoding,
+        threads: args.threads.unwrap_or_else(cores),
+        conflicts: args.conflicts,
+        fanout: args.fanout,
+        deadline: args
+            .timeout
+            .map(|t| Instant::now() + Duration::from_secs_f64(t)),
+        stop,
+        seed: args.seed,
+        preset: args.preset,
+        max_calls: args.calls,
+        share_len: args.share_len,
+    }
 }
 
 /// What a cube campaign's verdict says, for its last line.
