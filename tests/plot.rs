@@ -91,7 +91,7 @@ fn bench_fixture() -> String {
 }
 
 #[test]
-fn every_kind_renders_png_and_svg() {
+fn value_figures_render_png_and_svg() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let stats = d.join("stats.json");
@@ -148,7 +148,12 @@ fn every_kind_renders_png_and_svg() {
         &["values", ".45", "--from", "100", "--to", "700"],
         "G(n) for 100",
     );
+}
 
+#[test]
+fn the_sat_figure_draws_statuses_reached_bounds_and_whole_campaigns() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
     let periods = d.join("periods.json");
     std::fs::write(&periods, PERIODS_FIXTURE).unwrap();
     let svg = plot_ok(
@@ -214,7 +219,12 @@ fn every_kind_renders_png_and_svg() {
         "minimal period",
     );
     assert!(label(&svg, "10000"), "{svg}");
+}
 
+#[test]
+fn the_scaling_figure_draws_each_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
     let bench = d.join("bench.json");
     std::fs::write(&bench, bench_fixture()).unwrap();
     let svg = plot_ok(
