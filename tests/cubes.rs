@@ -229,8 +229,6 @@ fn cubes_fail_on(dir: &Path, ledger: &str, extra: &[&str]) -> String {
 
 #[test]
 fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
-    // Named as `sat summary` looks for it beside the periods file.
-    const MAIN: &str = "cubes-p7-feasible.json";
     use grundy::sat::solve::{Answer, SolverKind, solve};
     let dir = tempfile::tempdir().unwrap();
     let read = |name: &str| Ledger::read(&dir.path().join(name)).unwrap().unwrap();
@@ -246,24 +244,8 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
     let shares = [1, 2, 3].map(|i| format!("cubes-p7-feasible.deal1-{i}of3.json"));
     let parent = read(MAIN);
     assert!(parent.open.is_empty() && parent.shares.len() == 3);
-    // Every open cube went to exactly one share, splits made up the count, and each share's
-    // portion is what its cubes cover.
     let dealt: Vec<Ledger> = shares.iter().map(|f| read(f)).collect();
-    let portions: f64 = dealt.iter().map(Ledger::held).sum();
-    let open_before: f64 = started
-        .open
-        .iter()
-        .map(|c| Cube::parse(c, 7).unwrap().share())
-        .sum();
-    assert!((portions - open_before).abs() < 1e-12);
-    for (note, share) in parent.shares.iter().zip(&dealt) {
-        let cubes: f64 = share
-            .open
-            .iter()
-            .map(|c| Cube::parse(c, 7).unwrap().share())
-            .sum();
-        assert!((cubes - note.portion).abs() < 1e-12 && share.refuted_share == 0.0);
-    }
+    assert_dealt_whole(&started, &parent, &dealt);
     // The parent holds nothing to run: it says so, exits 0, merges nothing.
     let idle = sat_cubes_on(dir.path(), MAIN, &[]);
     succeeded(&idle);
@@ -291,49 +273,8 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
     succeeded(&gathered);
     assert!(String::from_utf8_lossy(&gathered.stdout).contains("left out"));
     drop(lock);
-    let back = read(MAIN);
-    assert_eq!(back.shares.len(), 1);
-    assert_eq!(back.calls, parent.calls + before[0].calls + before[1].calls);
-    let refuted = parent.refuted_share + before[0].refuted_share + before[1].refuted_share;
-    assert!((back.refuted_share - refuted).abs() < 1e-12);
-    let mut want: Vec<&String> = before[0].open.iter().chain(&before[1].open).collect();
-    let mut got: Vec<&String> = back.open.iter().collect();
-    want.sort();
-    got.sort();
-    assert_eq!(got, want);
-    // A gathered share refuses to run again; a tampered share is left out, and stays listed.
-    let again = cubes_fail_on(dir.path(), &shares[0], &[]);
-    assert!(
-        again.contains("gathered into cubes-p7-feasible.json"),
-        "{again}"
-    );
-    let third = dir.path().join(&shares[2]);
-    let kept = std::fs::read(&third).unwrap();
-    let mut forged: serde_json::Value = serde_json::from_slice(&kept).unwrap();
-    forged["share_of"] = serde_json::json!("cubes-p7-feasible.json deal 1 share 1/3");
-    std::fs::write(&third, serde_json::to_vec(&forged).unwrap()).unwrap();
-    let refused = sat_cubes_on(dir.path(), MAIN, &["--gather"]);
-    assert!(
-        String::from_utf8_lossy(&refused.stdout)
-            .contains("is not cubes-p7-feasible.json deal 1 share 3/3")
-    );
-    assert_eq!(read(MAIN).shares.len(), 1);
-    std::fs::write(&third, kept).unwrap();
-    // A parent whose listed portions do not make up what it dealt out is corrupt.
-    let text = std::fs::read(dir.path().join(MAIN)).unwrap();
-    let mut halved: serde_json::Value = serde_json::from_slice(&text).unwrap();
-    let portion = halved["shares"][0]["portion"].as_f64().unwrap();
-    halved["shares"][0]["portion"] = serde_json::json!(portion / 2.0);
-    std::fs::write(
-        dir.path().join("bad.json"),
-        serde_json::to_vec(&halved).unwrap(),
-    )
-    .unwrap();
-    assert!(cubes_fail_on(dir.path(), "bad.json", &["--gather"]).contains("corrupt"));
-    // Dealing from a share, or into 0 shares, is refused in one line.
-    assert!(cubes_fail_on(dir.path(), &shares[2], &["--deal", "2"]).contains("it is a share"));
-    assert!(cubes_fail_on(dir.path(), MAIN, &["--deal", "0"]).contains("0 shares"));
-    assert!(cubes_fail_on(dir.path(), "none.json", &["--gather"]).contains("no cube ledger"));
+    assert_gathered(&read(MAIN), &parent, &before[..2]);
+    refusals_after_a_gather(dir.path(), &shares);
     // The parent's open cubes and share 3 run to the end; the gather that brings the last share
     // back answers for the whole box, as varisat does, and merges it.
     succeeded(&sat_cubes_on(dir.path(), &shares[2], &[]));
@@ -355,6 +296,77 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
         file.result(7).unwrap().feasible,
         grundy::sat::periods::Status::Unsat
     );
+}
+
+/// The ledger of .56 p = 7's campaign, named as `sat summary` looks for it beside the periods file.
+const MAIN: &str = "cubes-p7-feasible.json";
+
+/// The share of the box the cubes `open` (rendered) cover, for p = 7.
+fn open_share(open: &[String]) -> f64 {
+    open.iter()
+        .map(|c| Cube::parse(c, 7).unwrap().share())
+        .sum()
+}
+
+/// Every cube `started` had open went to exactly one of the `dealt` shares (splits made up the
+/// count), and each share's portion, as the `parent` notes it, is what its cubes cover.
+fn assert_dealt_whole(started: &Ledger, parent: &Ledger, dealt: &[Ledger]) {
+    let portions: f64 = dealt.iter().map(Ledger::held).sum();
+    assert!((portions - open_share(&started.open)).abs() < 1e-12);
+    for (note, share) in parent.shares.iter().zip(dealt) {
+        let cubes = open_share(&share.open);
+        assert!((cubes - note.portion).abs() < 1e-12 && share.refuted_share == 0.0);
+    }
+}
+
+/// `back`, the parent after gathering the shares `gathered`, holds their calls, refuted share
+/// and open cubes besides its own, and lists only the share left out.
+fn assert_gathered(back: &Ledger, parent: &Ledger, gathered: &[Ledger]) {
+    assert_eq!(back.shares.len(), parent.shares.len() - gathered.len());
+    let calls: u64 = gathered.iter().map(|l| l.calls).sum();
+    assert_eq!(back.calls, parent.calls + calls);
+    let refuted: f64 = gathered.iter().map(|l| l.refuted_share).sum();
+    assert!((back.refuted_share - parent.refuted_share - refuted).abs() < 1e-12);
+    let mut want: Vec<&String> = gathered.iter().flat_map(|l| &l.open).collect();
+    let mut got: Vec<&String> = back.open.iter().collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want);
+}
+
+/// After share 1 was gathered into `cubes-p7-feasible.json` in `dir`: it refuses to run again;
+/// a tampered share 3 is left out of a gather and stays listed; a parent whose portions do not
+/// add up is corrupt; dealing from a share, into 0 shares or from no ledger is refused.
+fn refusals_after_a_gather(dir: &Path, shares: &[String; 3]) {
+    let read = |name: &str| Ledger::read(&dir.join(name)).unwrap().unwrap();
+    let again = cubes_fail_on(dir, &shares[0], &[]);
+    assert!(
+        again.contains("gathered into cubes-p7-feasible.json"),
+        "{again}"
+    );
+    let third = dir.join(&shares[2]);
+    let kept = std::fs::read(&third).unwrap();
+    let mut forged: serde_json::Value = serde_json::from_slice(&kept).unwrap();
+    forged["share_of"] = serde_json::json!("cubes-p7-feasible.json deal 1 share 1/3");
+    std::fs::write(&third, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let refused = sat_cubes_on(dir, MAIN, &["--gather"]);
+    assert!(
+        String::from_utf8_lossy(&refused.stdout)
+            .contains("is not cubes-p7-feasible.json deal 1 share 3/3")
+    );
+    assert_eq!(read(MAIN).shares.len(), 1);
+    std::fs::write(&third, kept).unwrap();
+    // A parent whose listed portions do not make up what it dealt out is corrupt.
+    let text = std::fs::read(dir.join(MAIN)).unwrap();
+    let mut halved: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let portion = halved["shares"][0]["portion"].as_f64().unwrap();
+    halved["shares"][0]["portion"] = serde_json::json!(portion / 2.0);
+    std::fs::write(dir.join("bad.json"), serde_json::to_vec(&halved).unwrap()).unwrap();
+    assert!(cubes_fail_on(dir, "bad.json", &["--gather"]).contains("corrupt"));
+    // Dealing from a share, or into 0 shares, is refused in one line.
+    assert!(cubes_fail_on(dir, &shares[2], &["--deal", "2"]).contains("it is a share"));
+    assert!(cubes_fail_on(dir, MAIN, &["--deal", "0"]).contains("0 shares"));
+    assert!(cubes_fail_on(dir, "none.json", &["--gather"]).contains("no cube ledger"));
 }
 
 #[test]
