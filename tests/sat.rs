@@ -1152,29 +1152,9 @@ fn satisfies(assignment: &[bool], clause: &[i32]) -> bool {
 }
 
 #[test]
-fn learned_lemmas_hold_in_a_published_pattern_and_files_round_trip() {
-    use grundy::sat::lemmas::{Carry, LemmaStore};
-    use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
-    let rares = officers_rares();
-    let (p, pattern) = riley()
-        .into_iter()
-        .find_map(|(p, s)| s.filter(|_| p == 17).map(|s| (p, s)))
-        .unwrap();
-    let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
-    let published = e.assignment_for(&pattern).unwrap();
-    assert_eq!(e.cnf.first_violated(&published), None);
+fn learned_lemmas_hold_in_a_published_pattern() {
     // Whatever CaDiCaL learns is implied by the encoding, so Riley's pattern satisfies it.
-    let carry = Carry::new(Vec::new());
-    // 10,000 conflicts of p = 17 give a few hundred short clauses; a conflict limit, not a
-    // timeout, so that a loaded machine does the same work.
-    let run = CadicalRun {
-        carry: Some(&carry),
-        conflicts: Some(10_000),
-        ..CadicalRun::default()
-    };
-    let answer = solve_cadical_with(&e.cnf, None, &run).unwrap();
-    assert!(!matches!(answer, Answer::Unsat));
-    let learned = carry.learned();
+    let (_, published, learned) = lemmas_of_p17();
     assert!(learned.len() >= 10, "only {} lemmas", learned.len());
     for clause in &learned {
         assert!(clause.len() <= grundy::sat::lemmas::MAX_LEN);
@@ -1183,7 +1163,13 @@ fn learned_lemmas_hold_in_a_published_pattern_and_files_round_trip() {
             "{clause:?} excludes Riley's pattern"
         );
     }
+}
 
+#[test]
+fn lemma_files_round_trip_for_their_encoding_and_refuse_damage() {
+    use grundy::sat::lemmas::LemmaStore;
+    let (e, published, learned) = lemmas_of_p17();
+    let rares = officers_rares();
     let dir = tempfile::tempdir().unwrap();
     let store = LemmaStore::new(dir.path(), "officers-p17-feasible", &e.cnf);
     let kept = store.save(0, Vec::new(), learned.clone()).unwrap();
@@ -1224,8 +1210,13 @@ fn learned_lemmas_hold_in_a_published_pattern_and_files_round_trip() {
     std::fs::write(&path, flipped).unwrap();
     let err = store.load(0).unwrap_err().to_string();
     assert!(err.contains("seed1.lemmas") && err.contains("CRC"), "{err}");
+}
 
-    // Given back to a solver, the lemmas leave the answer as it was: p = 12 is feasible.
+#[test]
+fn carried_lemmas_leave_the_answer_as_it_was() {
+    use grundy::sat::lemmas::Carry;
+    use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
+    let rares = officers_rares();
     let e12 = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, 12).unwrap();
     let first = Carry::new(Vec::new());
     let run = CadicalRun {
@@ -1252,6 +1243,32 @@ fn learned_lemmas_hold_in_a_published_pattern_and_files_round_trip() {
         &e12.decode(&model),
     )
     .unwrap();
+}
+
+/// The encoding of p = 17, Riley's pattern of it as an assignment, and the short clauses CaDiCaL
+/// learns in 10,000 conflicts of it.
+fn lemmas_of_p17() -> (PeriodEncoding, Vec<bool>, Vec<Vec<i32>>) {
+    use grundy::sat::lemmas::Carry;
+    use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
+    let rares = officers_rares();
+    let (p, pattern) = riley()
+        .into_iter()
+        .find_map(|(p, s)| s.filter(|_| p == 17).map(|s| (p, s)))
+        .unwrap();
+    let e = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+    let published = e.assignment_for(&pattern).unwrap();
+    assert_eq!(e.cnf.first_violated(&published), None);
+    let carry = Carry::new(Vec::new());
+    // 10,000 conflicts of p = 17 give a few hundred short clauses; a conflict limit, not a
+    // timeout, so that a loaded machine does the same work.
+    let run = CadicalRun {
+        carry: Some(&carry),
+        conflicts: Some(10_000),
+        ..CadicalRun::default()
+    };
+    let answer = solve_cadical_with(&e.cnf, None, &run).unwrap();
+    assert!(!matches!(answer, Answer::Unsat), "p = 17 has patterns");
+    (e, published, carry.learned())
 }
 
 #[test]
