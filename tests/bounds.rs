@@ -467,7 +467,33 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
         text.contains("cubes (feasible, band 256..384): 0.0000% of the band refuted"),
         "{text}"
     );
+}
 
+/// Bad bands, and a band given with a flag it cannot go with, are refused in one line; so is the
+/// ledger of another band, which is left as it is.
+#[test]
+fn band_campaigns_refuse_bad_bands_and_other_bands_ledgers() {
+    let dir = tempfile::tempdir().unwrap();
+    let periods = dir.path().join("periods.json");
+    let out = periods.to_str().unwrap();
+    let one_call = [
+        "sat",
+        "cubes",
+        "officers",
+        "--p",
+        "4",
+        "--band",
+        "0..64",
+        "--out",
+        out,
+        "--calls",
+        "1",
+        "--conflicts",
+        "1",
+        "--threads",
+        "1",
+    ];
+    assert!(grundy(&one_call).status.success());
     for bad in [
         vec!["--band", "264..256"],
         vec!["--band", "0..600"],
