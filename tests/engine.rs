@@ -382,36 +382,17 @@ fn corrupt_or_foreign_checkpoints_are_refused_and_kept() {
 #[test]
 fn verify_command_checks_a_dump_and_names_a_wrong_value() {
     let dir = tempfile::tempdir().unwrap();
-    let good = dir.path().join("good.bin");
-    let out = grundy()
-        .args([
-            "values",
-            ".6",
-            "-n",
-            "60000",
-            "--format",
-            "bin",
-            "--out",
-            good.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
+    let run = |args: &[&str]| grundy().args(args).output().unwrap();
+    let (good, bad) = (dir.path().join("good.bin"), dir.path().join("bad.bin"));
+    let (good_path, bad_path) = (good.to_str().unwrap(), bad.to_str().unwrap());
+    let dump_args = [
+        "values", ".6", "-n", "60000", "--format", "bin", "--out", good_path,
+    ];
+    assert!(run(&dump_args).status.success());
     let verdict_path = dir.path().join("verdict.json");
-    let ok = grundy()
-        .args([
-            "verify",
-            "--values",
-            good.to_str().unwrap(),
-            "--from",
-            "30000",
-            "--to",
-            "60000",
-            "--out",
-            verdict_path.to_str().unwrap(),
-        ])
-        .output()
-        .unwrap();
+    let interval = ["--from", "30000", "--to", "60000"];
+    let written = ["--out", verdict_path.to_str().unwrap()];
+    let ok = run(&[&["verify", "--values", good_path], &interval[..], &written].concat());
     assert!(ok.status.success());
     let verdict: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&verdict_path).unwrap()).unwrap();
@@ -421,20 +402,8 @@ fn verify_command_checks_a_dump_and_names_a_wrong_value() {
     let mut dump = ValuesDump::read_bin(&good).unwrap();
     let truth = dump.values[44444];
     dump.values[44444] ^= 1;
-    let bad = dir.path().join("bad.bin");
     std::fs::write(&bad, dump.to_bin()).unwrap();
-    let out = grundy()
-        .args([
-            "verify",
-            "--values",
-            bad.to_str().unwrap(),
-            "--from",
-            "30000",
-            "--to",
-            "60000",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&[&["verify", "--values", bad_path], &interval[..]].concat());
     assert_eq!(out.status.code(), Some(1));
     let verdict: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(verdict["first_wrong"]["heap"], 44444);
@@ -445,34 +414,14 @@ fn verify_command_checks_a_dump_and_names_a_wrong_value() {
         44444
     );
     // Bad input: an interval outside the dump, a corrupt file.
-    let line = grundy()
-        .args([
-            "verify",
-            "--values",
-            good.to_str().unwrap(),
-            "--from",
-            "5",
-            "--to",
-            "70000",
-        ])
-        .output()
-        .unwrap();
-    assert!(!line.status.success());
+    let outside = run(&[
+        "verify", "--values", good_path, "--from", "5", "--to", "70000",
+    ]);
+    assert!(!outside.status.success());
     let mut bytes = std::fs::read(&good).unwrap();
     bytes[100] ^= 1;
     std::fs::write(&bad, bytes).unwrap();
-    let out = grundy()
-        .args([
-            "verify",
-            "--values",
-            bad.to_str().unwrap(),
-            "--from",
-            "5",
-            "--to",
-            "50",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&["verify", "--values", bad_path, "--from", "5", "--to", "50"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("CRC"));
 }
 
