@@ -388,8 +388,8 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
     std::fs::copy(&ledger_path, &beside).unwrap();
     let text = summary_with_p7_open(&periods);
     let line = format!(
-        "cubes (feasible): {:.6e} of the box refuted, {} cubes open; {} refutations",
-        ledger.refuted_share,
+        "cubes (feasible): {:.7}% of the box refuted, {} cubes open; {} refutations",
+        100.0 * ledger.refuted_share,
         ledger.open.len(),
         ledger.refutations
     );

@@ -250,11 +250,9 @@ impl Campaign {
         }
         if announce {
             eprintln!(
-                "grundy: continuing {} ({} runs, {:.3e} of the box refuted, {} cubes open)",
+                "grundy: continuing {}: {}",
                 path.display(),
-                old.runs,
-                old.refuted_share,
-                old.open.len()
+                old.progress_line()
             );
         }
         Ok(old)

@@ -426,7 +426,8 @@ impl Ledger {
                 100.0 * self.refuted_share / root.share(),
                 self.root
             ),
-            _ => format!("{:.6e} of the box refuted", self.refuted_share),
+            // Seven decimals: deep refutations of a long campaign move only the far digits.
+            _ => format!("{:.7}% of the box refuted", 100.0 * self.refuted_share),
         };
         let out = match self.shares.len() {
             0 => String::new(),
