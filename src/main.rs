@@ -364,6 +364,17 @@ struct CubesArgs {
     /// cluster. Ledger: cubes-p<P>-<question>-band<F>-<V>.json.
     #[arg(long, value_parser = parse_band, conflicts_with_all = ["within", "keep_rotation"])]
     band: Option<grundy::sat::bounds::Band>,
+    /// Climb the bounds ladder band after band: from its highest refuted bound F, the band
+    /// F..F+STEP (an unfinished band ledger starting at F is continued, whatever its width),
+    /// then the next, until a pattern, the whole question refuted (512), or a band left open
+    /// by --timeout (for the whole climb), --calls (for each band) or a stop signal.
+    #[arg(
+        long,
+        value_name = "STEP",
+        value_parser = clap::value_parser!(u16).range(1..=512),
+        conflicts_with_all = ["band", "within", "keep_rotation", "ledger", "deal", "gather"]
+    )]
+    climb: Option<u16>,
     /// The ledger [default: results/<game>/cubes-p<P>-<feasible|primitive>.json]; an
     /// existing one is continued.
     #[arg(long)]

@@ -469,6 +469,60 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     );
 }
 
+/// `sat cubes --climb` runs band campaigns up the ladder from its refuted bound, continuing a
+/// band ledger already started there (of another width), until the band that holds the least
+/// largest value of the brute force, whose pattern ends the climb; a second climb finds the
+/// question answered and adds nothing.
+#[test]
+fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let periods = dir.path().join("periods.json");
+    let out = periods.to_str().unwrap();
+    let rule = Rule::officers(4);
+    let least = rule
+        .fixed_points(&common_below(256))
+        .iter()
+        .filter_map(|s| s.iter().copied().max())
+        .min()
+        .expect("a pattern of p = 4 below 256");
+    let head = ["sat", "cubes", "officers", "--p", "4", "--out", out];
+    let started = [
+        "--band",
+        "0..32",
+        "--calls",
+        "1",
+        "--conflicts",
+        "1",
+        "--threads",
+        "1",
+    ];
+    assert!(grundy(&[&head[..], &started].concat()).status.success());
+    let climb = ["--climb", "48", "--conflicts", "1", "--threads", "2"];
+    let run = grundy(&[&head[..], &climb].concat());
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(said.contains("climbing: band 32..80"), "{said}");
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let ladder = ladder_json(&ladder_path);
+    let rungs = rungs_of(&ladder);
+    assert_eq!((rungs[0].0, rungs[0].1), (0, 32), "{rungs:?}");
+    assert!(rungs.windows(2).all(|w| w[1].0 == w[0].1), "{rungs:?}");
+    let (last, refuted) = rungs.split_last().unwrap();
+    assert!(refuted.iter().all(|r| r.2 == "unsat"), "{rungs:?}");
+    assert_eq!(last.2, "sat");
+    assert!(last.0 <= least && least < last.1, "{least} not in {last:?}");
+    every_rung_agrees(&rule, &ladder);
+    let (_, pattern) = refuted_and_pattern(&ladder);
+    assert!((0..4).all(|r| rule.fixed_at(&pattern, r)), "{pattern:?}");
+    let again = grundy(&[&head[..], &climb].concat());
+    assert!(again.status.success(), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stdout).contains("nothing to climb"));
+    assert_eq!(rungs_of(&ladder_json(&ladder_path)), rungs);
+    for bad in [&["--climb", "0"][..], &["--climb", "8", "--band", "0..8"]] {
+        fails_with_one_line(&[&head[..], bad].concat());
+    }
+}
+
 /// Bad bands, and a band given with a flag it cannot go with, are refused in one line; so is the
 /// ledger of another band, which is left as it is.
 #[test]

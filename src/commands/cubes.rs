@@ -15,7 +15,8 @@ use super::question::Question;
 use super::slurm::question_flags;
 use crate::{CubesArgs, PeriodQuestion};
 
-/// `grundy sat cubes`: a cube-and-conquer campaign on one question, continued from its ledger.
+/// `grundy sat cubes`: a cube-and-conquer campaign on one question, continued from its ledger
+/// (with `--climb`, one band campaign after another).
 pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
     if args.conflicts == 0 || args.conflicts > i32::MAX as u32 {
         bail!("--conflicts must be between 1 and {}", i32::MAX);
@@ -23,41 +24,133 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
     if !(2..=256).contains(&args.fanout) {
         bail!("--fanout must be between 2 and 256");
     }
-    let (band, within, deal, gather) = (args.band, args.within.as_deref(), args.deal, args.gather);
-    let c = Campaign::set_up(&args.ask, within, band, args.out.clone(), args.values)?;
-    let path = args
-        .ledger
-        .clone()
-        .unwrap_or_else(|| Ledger::path_beside(&c.out, c.p, c.name(), band));
-    let _lock = Ledger::lock(&path)?;
-    let mut ledger =
-        c.continue_ledger(&path, within.is_some(), deal.is_none() && !gather, gather)?;
-    if let Some(k) = deal {
-        return deal_cubes(&path, &mut ledger, k, c.solving(), &c.game, c.p);
-    }
-    if gather {
-        c.gather_into(&path, &mut ledger, args.finished_only)?;
-    }
-    let verdict = if ledger.verdict() == Verdict::Open && !gather {
-        let stop = AtomicBool::new(false);
-        let run = conquer_run(&args, c.solving(), &stop);
-        let save_every = Duration::from_secs_f64(args.save_every.max(0.1));
-        c.conquer_showing_progress(&run, &path, &mut ledger, save_every)?
-    } else {
-        ledger.verdict()
+    let deadline = args
+        .timeout
+        .map(|t| Instant::now() + Duration::from_secs_f64(t));
+    let verdict = match args.climb {
+        Some(step) => climb(&args, step, deadline)?,
+        None => one_campaign(&args, args.band, deadline)?,
     };
-    c.answer(&verdict, &ledger, &path)?;
     if verdict == Verdict::Open && grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
 }
 
+/// One campaign, on the whole question or on `band`, continued from its ledger until an answer,
+/// `deadline` or a stop; or the ledger's deal or gathering. Its verdict is said and recorded.
+fn one_campaign(
+    args: &CubesArgs,
+    band: Option<Band>,
+    deadline: Option<Instant>,
+) -> Result<Verdict> {
+    let (within, deal, gather) = (args.within.as_deref(), args.deal, args.gather);
+    let c = Campaign::set_up(&args.ask, within, band, args.out.clone(), args.values)?;
+    let beside = || Ledger::path_beside(&c.out, c.p, c.name(), band);
+    let path = args.ledger.clone().unwrap_or_else(beside);
+    let _lock = Ledger::lock(&path)?;
+    let mut ledger =
+        c.continue_ledger(&path, within.is_some(), deal.is_none() && !gather, gather)?;
+    if let Some(k) = deal {
+        deal_cubes(&path, &mut ledger, k, c.solving(), &c.game, c.p)?;
+        return Ok(Verdict::Open);
+    }
+    if gather {
+        c.gather_into(&path, &mut ledger, args.finished_only)?;
+    }
+    let verdict = if ledger.verdict() == Verdict::Open && !gather {
+        let stop = AtomicBool::new(false);
+        let run = conquer_run(args, c.solving(), deadline, &stop);
+        let save_every = Duration::from_secs_f64(args.save_every.max(0.1));
+        c.conquer_showing_progress(&run, &path, &mut ledger, save_every)?
+    } else {
+        ledger.verdict()
+    };
+    c.answer(&verdict, &ledger, &path)?;
+    Ok(verdict)
+}
+
+/// `--climb STEP`: band campaigns up the question's bounds ladder, each from the highest bound
+/// refuted so far, until one is not refuted (a pattern, or left open) or 512 is reached.
+fn climb(args: &CubesArgs, step: u16, deadline: Option<Instant>) -> Result<Verdict> {
+    use grundy::sat::bounds::{Ladder, WHOLE_QUESTION};
+    let question = Question::set_up(&args.ask, args.out.clone(), args.values)?;
+    let ladder_path = Ladder::path_beside(&question.out, question.p, question.name());
+    let mut climbed_from = None;
+    loop {
+        let ladder = Ladder::read(&ladder_path)?;
+        if let Some(pattern) = ladder.as_ref().and_then(|l| l.pattern.clone()) {
+            let largest = pattern.iter().max().copied().unwrap_or(0);
+            println!(
+                "p={}: the ladder {} holds a pattern (largest value {largest}); nothing to climb",
+                question.p,
+                ladder_path.display()
+            );
+            return Ok(Verdict::Sat(pattern));
+        }
+        let from = ladder.as_ref().and_then(Ladder::refuted_below).unwrap_or(0);
+        if climbed_from.is_some_and(|before| from <= before) {
+            // A refuted band always joins the chain; if it did not, climbing on would loop.
+            bail!(
+                "{}: band refuted, but the ladder's bound stayed at {from}",
+                ladder_path.display()
+            );
+        }
+        climbed_from = Some(from);
+        if from >= WHOLE_QUESTION {
+            println!(
+                "p={}: every band up to {WHOLE_QUESTION} is refuted",
+                question.p
+            );
+            return Ok(Verdict::Unsat);
+        }
+        let band = band_to_climb(&question.out, question.p, question.name(), from, step);
+        eprintln!("grundy: p={} climbing: band {band}", question.p);
+        match one_campaign(args, Some(band), deadline)? {
+            Verdict::Unsat => {}
+            verdict => return Ok(verdict),
+        }
+    }
+}
+
+/// The band to climb from the refuted bound `from`: one whose unfinished ledger, beside the
+/// periods file `out`, starts at `from` (the narrowest, if several), else `from..from + step`
+/// (at most 512).
+fn band_to_climb(out: &Path, p: usize, question: &str, from: u16, step: u16) -> Band {
+    use grundy::sat::bounds::WHOLE_QUESTION;
+    let prefix = format!("cubes-p{p}-{question}-band{from}-");
+    let dir = out
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let started = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| {
+            let name = entry.file_name().into_string().ok()?;
+            let below: u16 = name
+                .strip_prefix(&prefix)?
+                .strip_suffix(".json")?
+                .parse()
+                .ok()?;
+            let band = Band { from, below };
+            let ledger = Ledger::read(&entry.path()).ok()??;
+            (below > from && ledger.band == Some(band) && ledger.verdict() == Verdict::Open)
+                .then_some(band)
+        });
+    started.min_by_key(|b| b.below).unwrap_or(Band {
+        from,
+        below: from.saturating_add(step).min(WHOLE_QUESTION),
+    })
+}
+
 /// How the workers of `grundy sat cubes` go at `encoding`, as its flags say (one thread a core
-/// unless `--threads`), until `stop` is raised.
+/// unless `--threads`), until `deadline` or until `stop` is raised.
 fn conquer_run<'a>(
     args: &CubesArgs,
     encoding: &'a grundy::sat::encode::PeriodEncoding,
+    deadline: Option<Instant>,
     stop: &'a AtomicBool,
 ) -> Conquer<'a> {
     let cores = || std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
@@ -66,9 +159,7 @@ fn conquer_run<'a>(
         threads: args.threads.unwrap_or_else(cores),
         conflicts: args.conflicts,
         fanout: args.fanout,
-        deadline: args
-            .timeout
-            .map(|t| Instant::now() + Duration::from_secs_f64(t)),
+        deadline,
         stop,
         seed: args.seed,
         preset: args.preset,
