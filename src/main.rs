@@ -314,7 +314,8 @@ enum SatCommand {
     /// UNSAT rung says every pattern has a value >= V; a pattern ends the ladder (and is merged
     /// into the periods file). Each rung asks only about the band above the highest refuted
     /// bound, with a largest value first (with --keep-rotation: every value below V). Kept
-    /// beside it as bounds-p<P>-<question>.json; a later run goes on above that bound.
+    /// beside it as bounds-p<P>-<question>.json; a later run goes on above that bound. Bands
+    /// that may outlast their machine: `sat cubes --climb STEP` (resumable cube campaigns).
     Bounds(BoundsArgs),
     /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
     Check {
