@@ -68,6 +68,12 @@ impl Rule {
         found
     }
 
+    /// The least largest value of the fixed points with every value below `bound`.
+    fn least_largest_below(&self, bound: u16) -> Option<u16> {
+        let found = self.fixed_points(&common_below(bound));
+        found.iter().filter_map(|s| s.iter().copied().max()).min()
+    }
+
     fn extend(&self, values: &[u16], s: &mut Vec<u16>, found: &mut Vec<Vec<u16>>) {
         let i = s.len();
         if i == self.p {
@@ -391,10 +397,7 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     let out = periods.to_str().unwrap();
     let rule = Rule::officers(4);
     let least = rule
-        .fixed_points(&common_below(192))
-        .iter()
-        .filter_map(|s| s.iter().copied().max())
-        .min()
+        .least_largest_below(192)
         .expect("a pattern of p = 4 below 192");
     assert!(least > 128, "{least}");
     // The last band holds only the least largest value: a floor or ceiling one byte off fails.
@@ -469,6 +472,28 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     );
 }
 
+/// One solver call of one conflict on a band campaign of p = 4 (periods file `out`): its ledger
+/// is left started, with cubes open.
+fn one_call_of_band(out: &str, band: &str) -> std::process::Output {
+    grundy(&[
+        "sat",
+        "cubes",
+        "officers",
+        "--p",
+        "4",
+        "--out",
+        out,
+        "--band",
+        band,
+        "--calls",
+        "1",
+        "--conflicts",
+        "1",
+        "--threads",
+        "1",
+    ])
+}
+
 /// `sat cubes --climb` runs band campaigns up the ladder from its refuted bound, continuing a
 /// band ledger already started there (of another width), until the band that holds the least
 /// largest value of the brute force, whose pattern ends the climb; a second climb finds the
@@ -480,23 +505,10 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     let out = periods.to_str().unwrap();
     let rule = Rule::officers(4);
     let least = rule
-        .fixed_points(&common_below(256))
-        .iter()
-        .filter_map(|s| s.iter().copied().max())
-        .min()
+        .least_largest_below(256)
         .expect("a pattern of p = 4 below 256");
     let head = ["sat", "cubes", "officers", "--p", "4", "--out", out];
-    let started = [
-        "--band",
-        "0..32",
-        "--calls",
-        "1",
-        "--conflicts",
-        "1",
-        "--threads",
-        "1",
-    ];
-    assert!(grundy(&[&head[..], &started].concat()).status.success());
+    assert!(one_call_of_band(out, "0..32").status.success());
     let climb = ["--climb", "48", "--conflicts", "1", "--threads", "2"];
     let run = grundy(&[&head[..], &climb].concat());
     assert!(run.status.success(), "{run:?}");
@@ -530,24 +542,7 @@ fn band_campaigns_refuse_bad_bands_and_other_bands_ledgers() {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
     let out = periods.to_str().unwrap();
-    let one_call = [
-        "sat",
-        "cubes",
-        "officers",
-        "--p",
-        "4",
-        "--band",
-        "0..64",
-        "--out",
-        out,
-        "--calls",
-        "1",
-        "--conflicts",
-        "1",
-        "--threads",
-        "1",
-    ];
-    assert!(grundy(&one_call).status.success());
+    assert!(one_call_of_band(out, "0..64").status.success());
     for bad in [
         vec!["--band", "264..256"],
         vec!["--band", "0..600"],
