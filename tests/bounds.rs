@@ -530,6 +530,19 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     assert!(again.status.success(), "{again:?}");
     assert!(String::from_utf8_lossy(&again.stdout).contains("nothing to climb"));
     assert_eq!(rungs_of(&ladder_json(&ladder_path)), rungs);
+    // Out of time before the next band: it is named, and no ledger is started for it.
+    let late = tempfile::tempdir().unwrap();
+    let late_out = late.path().join("periods.json");
+    let late_head = ["sat", "cubes", "officers", "--p", "4", "--out"];
+    let timed = [
+        &late_head[..],
+        &[late_out.to_str().unwrap(), "--climb", "8", "--timeout", "0"],
+    ];
+    let none = grundy(&timed.concat());
+    assert!(none.status.success(), "{none:?}");
+    let said = String::from_utf8_lossy(&none.stdout);
+    assert!(said.contains("band 0..8 is next"), "{said}");
+    assert_eq!(std::fs::read_dir(late.path()).unwrap().count(), 0);
     for bad in [&["--climb", "0"][..], &["--climb", "8", "--band", "0..8"]] {
         fails_with_one_line(&[&head[..], bad].concat());
     }

@@ -105,6 +105,11 @@ fn climb(args: &CubesArgs, step: u16, deadline: Option<Instant>) -> Result<Verdi
             return Ok(Verdict::Unsat);
         }
         let band = band_to_climb(&question.out, question.p, question.name(), from, step);
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            // No time left for the next band: start no empty ledger for it.
+            println!("p={}: --timeout reached; band {band} is next", question.p);
+            return Ok(Verdict::Open);
+        }
         eprintln!("grundy: p={} climbing: band {band}", question.p);
         match one_campaign(args, Some(band), deadline)? {
             Verdict::Unsat => {}
