@@ -294,6 +294,17 @@ fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
     // A lifted pattern (p = 23's twice as p = 46) is its divisor's point, not one of p = 46.
     let (_, p23) = riley.iter().find(|(p, _)| *p == 23).unwrap();
     rows.push(row(46, "sat", Some(&p23.repeat(2))));
+    // Patterns of earlier runs: p = 19's own is drawn again as a ring, p = 23's kept under
+    // p = 46 is not a pattern of minimal period 46 and is left out.
+    let (_, p19) = riley.iter().find(|(p, _)| *p == 19).unwrap();
+    let kept = |pattern: &[u16]| {
+        serde_json::json!([{"seed": 1, "how": "x", "seconds": 1.0,
+        "pattern": pattern}])
+    };
+    for (p, pattern) in [(19, p19.clone()), (46, p23.repeat(2))] {
+        let at = rows.iter().position(|r| r["p"] == p).unwrap();
+        rows[at]["earlier"] = kept(&pattern);
+    }
     rows.push(row(27, "timeout", None));
     rows.push(row(29, "timeout", None));
     let periods = d.join("periods.json");
@@ -327,6 +338,7 @@ fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
     assert_eq!(maxima.patterns, expected);
     assert_eq!(maxima.open, vec![(27, 256), (29, 0)]);
     assert_eq!(maxima.floors, vec![(17, 200)]);
+    assert_eq!(maxima.earlier, vec![(19, *p19.iter().max().unwrap())]);
     let svg = plot_ok(
         d,
         "maxima",
@@ -334,7 +346,10 @@ fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
         "the largest value of a pattern of minimal period p",
     );
     assert!(
-        svg.contains("odd p") && svg.contains("open: where") && svg.contains("solved: no pattern"),
+        svg.contains("odd p")
+            && svg.contains("open: where")
+            && svg.contains("solved: no pattern")
+            && svg.contains("an earlier pattern"),
         "{svg}"
     );
 }

@@ -53,6 +53,13 @@ fn dot(color: RGBColor) -> impl Fn((i32, i32)) -> Circle<(i32, i32), i32> {
     move |(x, y)| Circle::new((x + 7, y), 4, color.filled())
 }
 
+/// How many labels a period axis up to `max_p` gets: every period up to 40, then about one in
+/// five (80 labels side by side overlap).
+fn period_labels(max_p: f64) -> usize {
+    let periods = max_p as usize;
+    if periods <= 40 { periods } else { periods / 5 }
+}
+
 /// An axis label: integers without a decimal point, small numbers with as few digits as needed.
 fn tidy(x: f64) -> String {
     if (x - x.round()).abs() < 1e-9 {
@@ -253,7 +260,7 @@ impl Figure for SatFrontier {
         // An open period's bar is its whole campaign (every run kept under `earlier`), so the
         // figure shows the effort behind "undecided", not only the last run.
         mesh!(chart, "period p", "seconds, all runs of p (log scale)")
-            .x_labels(max_p as usize)
+            .x_labels(period_labels(max_p))
             .x_label_formatter(&whole)
             .draw()?;
         self.draw_bars(&mut chart, FLOOR)?;
@@ -369,7 +376,7 @@ impl Figure for PatternMaxima {
             .build_cartesian_2d(0.5..max_p + 0.5, 0.0..CEILING + 150.0)?;
         // (The room above the ceiling holds the legend, clear of the open ranges.)
         mesh!(chart, "period p", "largest value of the pattern")
-            .x_labels(max_p as usize)
+            .x_labels(period_labels(max_p))
             .y_labels(12)
             .x_label_formatter(&whole)
             .draw()?;
@@ -423,7 +430,8 @@ impl PatternMaxima {
         Ok(())
     }
 
-    /// The pattern found for each period, odd and even periods in their own colours.
+    /// The pattern found for each period, odd and even periods in their own colours, and the
+    /// earlier patterns the file keeps as rings.
     fn draw_points<'a, DB: DrawingBackend + 'a, CT: CoordTranslate<From = (f64, f64)>>(
         &self,
         chart: &mut ChartContext<'a, DB, CT>,
@@ -442,6 +450,14 @@ impl PatternMaxima {
                 )?
                 .label(format!("pattern found, {name}"))
                 .legend(dot(color));
+        }
+        if !self.earlier.is_empty() {
+            chart
+                .draw_series(self.earlier.iter().map(|&(p, v)| {
+                    Circle::new((p as f64, f64::from(v)), 5, BLACK.stroke_width(1))
+                }))?
+                .label("an earlier pattern of the same p")
+                .legend(|(x, y)| Circle::new((x + 7, y), 4, BLACK.stroke_width(1)));
         }
         Ok(())
     }

@@ -112,14 +112,19 @@ pub struct SatFrontier {
 /// The largest value of each period's pattern, and how far up an open period's pattern would
 /// have to reach. Why: the SAT frontier says *whether* a period was decided; this says *where*
 /// its patterns live, and so how far a ladder of [`crate::sat::bounds`] still has to climb (each
-/// period's point is the one pattern the file holds; others may reach higher or lower: for
-/// Officers ours of 24 and 26 reach 284 and 266, Riley's 358 and 399).
+/// period's point is the pattern the file holds, with the patterns of earlier runs it keeps;
+/// others may reach higher or lower: for Officers ours of 24 and 26 reach 284 and 266, Riley's
+/// 358 and 399).
 #[derive(Clone, Debug)]
 pub struct PatternMaxima {
     pub game: String,
     /// `(p, largest value)` of each pattern whose minimal period is `p` itself (a lifted
     /// pattern repeats its divisor's point).
     pub patterns: Vec<(u64, Value)>,
+    /// `(p, largest value)` of each other pattern of minimal period `p` the file keeps, from
+    /// earlier runs (under `earlier`): a period's patterns may reach very differently high
+    /// (Officers p = 19: 484 and 388).
+    pub earlier: Vec<(u64, Value)>,
     /// `(p, V)` for each period whose minimal-period question is open: a pattern of minimal
     /// period `p`, if there is one, has its largest value in `V..512` (`V = 0` without a
     /// refuted rung of its ladder).
@@ -266,6 +271,14 @@ impl PatternMaxima {
             .filter(|r| r.pattern_period == Some(r.p))
             .filter_map(|r| Some((r.p, *r.pattern.as_ref()?.iter().max()?)))
             .collect();
+        let earlier = frontier
+            .results
+            .iter()
+            .flat_map(|r| r.earlier.iter().map(move |a| (r.p, a.pattern.as_deref())))
+            .filter_map(|(p, pattern)| Some((p, pattern?)))
+            .filter(|&(p, x)| crate::sat::periods::minimal_period(x) as u64 == p)
+            .filter_map(|(p, x)| Some((p, *x.iter().max()?)))
+            .collect();
         let found = |p: u64| frontier.bounds.iter().find(|b| b.0 == p);
         let bound = |p: u64| found(p).map_or(0, |b| b.1);
         let floors = patterns
@@ -282,6 +295,7 @@ impl PatternMaxima {
         PatternMaxima {
             game: frontier.game.clone(),
             patterns,
+            earlier,
             open,
             floors,
         }
