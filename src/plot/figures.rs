@@ -53,6 +53,11 @@ fn dot(color: RGBColor) -> impl Fn((i32, i32)) -> Circle<(i32, i32), i32> {
     move |(x, y)| Circle::new((x + 7, y), 4, color.filled())
 }
 
+/// A legend key for a line: a short stroke in its style.
+fn line_key(style: ShapeStyle) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new([(x, y), (x + 14, y)], style)
+}
+
 /// How many labels a period axis up to `max_p` gets: every period up to 40, then about one in
 /// five (80 labels side by side overlap).
 fn period_labels(max_p: f64) -> usize {
@@ -504,7 +509,7 @@ impl Figure for Scaling {
                     EXCLUDED.stroke_width(2),
                 ))?
                 .label("ideal: threads x one thread")
-                .legend(|(x, y)| PathElement::new([(x, y), (x + 14, y)], EXCLUDED.stroke_width(2)));
+                .legend(line_key(EXCLUDED.stroke_width(2)));
         }
         let ours: Vec<(f64, f64)> = self
             .ours
@@ -514,19 +519,15 @@ impl Figure for Scaling {
         chart
             .draw_series(LineSeries::new(ours.clone(), COMMON.stroke_width(3)))?
             .label("grundy")
-            .legend(|(x, y)| PathElement::new([(x, y), (x + 14, y)], COMMON.stroke_width(3)));
+            .legend(line_key(COMMON.stroke_width(3)));
         chart.draw_series(ours.iter().map(|&p| Circle::new(p, 5, COMMON.filled())))?;
         for (i, (name, rate)) in self.baselines.iter().enumerate() {
-            let color = BASELINES[i % BASELINES.len()];
+            let style = BASELINES[i % BASELINES.len()].stroke_width(2);
+            let level = [(0.8, rate / 1e6), (max_t + 0.2, rate / 1e6)];
             chart
-                .draw_series(LineSeries::new(
-                    [(0.8, rate / 1e6), (max_t + 0.2, rate / 1e6)],
-                    color.stroke_width(2),
-                ))?
+                .draw_series(LineSeries::new(level, style))?
                 .label(name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 14, y)], color.stroke_width(2))
-                });
+                .legend(line_key(style));
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)
     }
