@@ -366,7 +366,7 @@ struct CubesArgs {
     #[arg(long, value_parser = parse_band, conflicts_with_all = ["within", "keep_rotation"])]
     band: Option<grundy::sat::bounds::Band>,
     /// Climb the bounds ladder band after band: from its highest refuted bound F, the band
-    /// F..F+STEP (an unfinished band ledger starting at F is continued, whatever its width),
+    /// F..F+STEP (a band ledger starting at F is continued, whatever its width),
     /// then the next, until a pattern, the whole question refuted (512), or a band left open
     /// by --timeout (for the whole climb), --calls (for each band) or a stop signal.
     #[arg(

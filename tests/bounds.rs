@@ -530,6 +530,30 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     assert!(again.status.success(), "{again:?}");
     assert!(String::from_utf8_lossy(&again.stdout).contains("nothing to climb"));
     assert_eq!(rungs_of(&ladder_json(&ladder_path)), rungs);
+    // A band answered whose rung never reached the ladder (the ladder lost here) is taken up
+    // again at its floor, whatever its width, and its rung recorded.
+    let lost = tempfile::tempdir().unwrap();
+    let lost_out = lost.path().join("periods.json");
+    let lost_head = ["sat", "cubes", "officers", "--p", "4", "--out"];
+    let lost_head = [
+        &lost_head[..],
+        &[lost_out.to_str().unwrap(), "--conflicts", "1"],
+    ]
+    .concat();
+    assert!(
+        grundy(&[&lost_head[..], &["--band", "0..40"]].concat())
+            .status
+            .success()
+    );
+    std::fs::remove_file(lost.path().join("bounds-p4-feasible.json")).unwrap();
+    assert!(
+        grundy(&[&lost_head[..], &["--climb", "48"]].concat())
+            .status
+            .success()
+    );
+    let again = rungs_of(&ladder_json(&lost.path().join("bounds-p4-feasible.json")));
+    assert_eq!((again[0].0, again[0].1), (0, 40), "{again:?}");
+    assert_eq!((again[1].0, again[1].1), (40, 88), "{again:?}");
     // Out of time before the next band: it is named, and no ledger is started for it.
     let late = tempfile::tempdir().unwrap();
     let late_out = late.path().join("periods.json");

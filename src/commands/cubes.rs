@@ -118,9 +118,10 @@ fn climb(args: &CubesArgs, step: u16, deadline: Option<Instant>) -> Result<Verdi
     }
 }
 
-/// The band to climb from the refuted bound `from`: one whose unfinished ledger, beside the
-/// periods file `out`, starts at `from` (the narrowest, if several), else `from..from + step`
-/// (at most 512).
+/// The band to climb from the refuted bound `from`: one whose ledger, beside the periods file
+/// `out`, starts at `from` (the narrowest, if several), else `from..from + step` (at most 512).
+/// Such a ledger is unfinished, or answered without reaching the ladder (a run stopped between
+/// the two, or shares still out): continuing it records its answer or says what it waits for.
 fn band_to_climb(out: &Path, p: usize, question: &str, from: u16, step: u16) -> Band {
     use grundy::sat::bounds::WHOLE_QUESTION;
     let prefix = format!("cubes-p{p}-{question}-band{from}-");
@@ -141,8 +142,7 @@ fn band_to_climb(out: &Path, p: usize, question: &str, from: u16, step: u16) -> 
                 .ok()?;
             let band = Band { from, below };
             let ledger = Ledger::read(&entry.path()).ok()??;
-            (below > from && ledger.band == Some(band) && ledger.verdict() == Verdict::Open)
-                .then_some(band)
+            (below > from && ledger.band == Some(band)).then_some(band)
         });
     started.min_by_key(|b| b.below).unwrap_or(Band {
         from,
