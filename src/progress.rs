@@ -31,12 +31,9 @@ impl Progress {
     pub fn new(total: u64, what: &str) -> Progress {
         let bar = std::io::stderr().is_terminal().then(|| {
             let bar = ProgressBar::new(total);
-            let style = ProgressStyle::with_template(
+            bar.set_style(bar_style(
                 "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-            bar.set_style(style);
+            ));
             bar.set_message(what.to_string());
             bar
         });
@@ -64,11 +61,7 @@ impl Progress {
         self.unit = of_what;
         self.percent = true;
         if let Some(bar) = &self.bar {
-            let style =
-                ProgressStyle::with_template("{msg} [{bar:30}] {percent_precise}% ETA {eta}")
-                    .unwrap_or_else(|_| ProgressStyle::default_bar())
-                    .progress_chars("=> ");
-            bar.set_style(style);
+            bar.set_style(bar_style("{msg} [{bar:30}] {percent_precise}% ETA {eta}"));
         }
         self
     }
@@ -127,6 +120,13 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
+}
+
+/// The bar drawn by `template` (indicatif's default bar if the template does not parse).
+fn bar_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ")
 }
 
 /// Units a second since `base` and the time left at that rate ("?" while nothing is done).

@@ -375,8 +375,9 @@ impl Campaign {
 
     /// Runs the campaign until it is answered or stopped, saving the ledger every `save_every`
     /// and showing the refuted part as a percentage of what this ledger holds (its box less
-    /// the shares dealt out; counted in parts per billion): that share only grows, so its rate gives an ETA (a guess: the
-    /// cubes left may be harder than those refuted). Every model is witness-checked.
+    /// the shares dealt out; counted in parts per billion): that share only grows, so its rate
+    /// gives an ETA (a guess: the cubes left may be harder than those refuted). Every model is
+    /// witness-checked.
     fn conquer_showing_progress(
         &self,
         run: &Conquer,

@@ -84,11 +84,7 @@ impl Question {
 
     /// "feasible" or "primitive".
     pub fn name(&self) -> &'static str {
-        if self.primitive {
-            "primitive"
-        } else {
-            "feasible"
-        }
+        grundy::sat::periods::question_name(self.primitive)
     }
 
     /// Turns a model's bytes into a checked pattern (true values): see [`Self::check_pattern`].

@@ -248,11 +248,7 @@ fn plan_cubes(args: SlurmCubesArgs) -> Result<(grundy::cluster::Manifest, Submit
     };
     let out =
         absolute(out.unwrap_or_else(|| grundy::sat::periods::PeriodsFile::default_path(&game)))?;
-    let question = if ask.primitive {
-        "primitive"
-    } else {
-        "feasible"
-    };
+    let question = grundy::sat::periods::question_name(ask.primitive);
     let ledger =
         absolute(ledger.unwrap_or_else(|| Ledger::path_beside(&out, ask.p, question, band)))?;
     let cube_args = cube_question_args(&game, &ask, band, &out, values);

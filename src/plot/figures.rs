@@ -49,8 +49,8 @@ fn swatch(color: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
     move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], color.filled())
 }
 
-fn dot(color: RGBColor) -> impl Fn((i32, i32)) -> Circle<(i32, i32), i32> {
-    move |(x, y)| Circle::new((x + 7, y), 4, color.filled())
+fn dot(style: ShapeStyle) -> impl Fn((i32, i32)) -> Circle<(i32, i32), i32> {
+    move |(x, y)| Circle::new((x + 7, y), 4, style)
 }
 
 /// A legend key for a line: a short stroke in its style.
@@ -180,7 +180,7 @@ impl Figure for RarePoints {
                     .map(|&(n, v)| Circle::new((n as f64, f64::from(v)), 3, RARE.filled())),
             )?
             .label("rare value")
-            .legend(dot(RARE));
+            .legend(dot(RARE.filled()));
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     }
 }
@@ -221,11 +221,11 @@ impl Figure for ValueCloud {
         chart
             .draw_series(series(false, COMMON, radius))?
             .label("common")
-            .legend(dot(COMMON));
+            .legend(dot(COMMON.filled()));
         chart
             .draw_series(series(true, RARE, radius + 1))?
             .label("rare")
-            .legend(dot(RARE));
+            .legend(dot(RARE.filled()));
         legend(&mut chart, SeriesLabelPosition::LowerRight)
     }
 }
@@ -454,7 +454,7 @@ impl PatternMaxima {
                         .map(|&(p, v)| Circle::new((p as f64, f64::from(v)), 5, color.filled())),
                 )?
                 .label(format!("pattern found, {name}"))
-                .legend(dot(color));
+                .legend(dot(color.filled()));
         }
         if !self.earlier.is_empty() {
             chart
@@ -462,7 +462,7 @@ impl PatternMaxima {
                     Circle::new((p as f64, f64::from(v)), 5, BLACK.stroke_width(1))
                 }))?
                 .label("an earlier pattern of the same p")
-                .legend(|(x, y)| Circle::new((x + 7, y), 4, BLACK.stroke_width(1)));
+                .legend(dot(BLACK.stroke_width(1)));
         }
         Ok(())
     }

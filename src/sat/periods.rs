@@ -379,6 +379,12 @@ pub fn question_statuses(
     }
 }
 
+/// The name of a question in file names and ledgers: "primitive" (can `p` be the minimal
+/// period?) or "feasible".
+pub fn question_name(primitive: bool) -> &'static str {
+    if primitive { "primitive" } else { "feasible" }
+}
+
 /// Minimal period of a cyclic pattern.
 pub fn minimal_period<T: PartialEq>(s: &[T]) -> usize {
     let p = s.len();
@@ -677,7 +683,7 @@ impl Problem {
         let e = self.encode_question(p as usize, primitive)?;
         result.variables = result.variables.max(e.cnf.num_vars as u64);
         result.clauses = result.clauses.max(e.cnf.num_clauses as u64);
-        let question = if primitive { "primitive" } else { "feasible" };
+        let question = question_name(primitive);
         Ok(
             match self.solve(solver, &e, timeout, p, question, result, stop)? {
                 Answer::Sat(model) => Ok(e.decode(&model)),
