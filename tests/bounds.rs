@@ -472,26 +472,22 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     );
 }
 
+/// `grundy sat cubes officers --p 4 --out OUT` with `extra`.
+fn p4_cubes(out: &str, extra: &[&str]) -> std::process::Output {
+    grundy(
+        &[
+            &["sat", "cubes", "officers", "--p", "4", "--out", out][..],
+            extra,
+        ]
+        .concat(),
+    )
+}
+
 /// One solver call of one conflict on a band campaign of p = 4 (periods file `out`): its ledger
 /// is left started, with cubes open.
 fn one_call_of_band(out: &str, band: &str) -> std::process::Output {
-    grundy(&[
-        "sat",
-        "cubes",
-        "officers",
-        "--p",
-        "4",
-        "--out",
-        out,
-        "--band",
-        band,
-        "--calls",
-        "1",
-        "--conflicts",
-        "1",
-        "--threads",
-        "1",
-    ])
+    let one_call = ["--calls", "1", "--conflicts", "1", "--threads", "1"];
+    p4_cubes(out, &[&["--band", band][..], &one_call].concat())
 }
 
 /// `sat cubes --climb` runs band campaigns up the ladder from its refuted bound, continuing a
@@ -507,10 +503,9 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     let least = rule
         .least_largest_below(256)
         .expect("a pattern of p = 4 below 256");
-    let head = ["sat", "cubes", "officers", "--p", "4", "--out", out];
     assert!(one_call_of_band(out, "0..32").status.success());
     let climb = ["--climb", "48", "--conflicts", "1", "--threads", "2"];
-    let run = grundy(&[&head[..], &climb].concat());
+    let run = p4_cubes(out, &climb);
     assert!(run.status.success(), "{run:?}");
     let said = String::from_utf8_lossy(&run.stderr);
     assert!(said.contains("climbing: band 32..80"), "{said}");
@@ -526,7 +521,7 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     every_rung_agrees(&rule, &ladder);
     let (_, pattern) = refuted_and_pattern(&ladder);
     assert!((0..4).all(|r| rule.fixed_at(&pattern, r)), "{pattern:?}");
-    let again = grundy(&[&head[..], &climb].concat());
+    let again = p4_cubes(out, &climb);
     assert!(again.status.success(), "{again:?}");
     assert!(String::from_utf8_lossy(&again.stdout).contains("nothing to climb"));
     assert_eq!(rungs_of(&ladder_json(&ladder_path)), rungs);
@@ -534,39 +529,27 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     // again at its floor, whatever its width, and its rung recorded.
     let lost = tempfile::tempdir().unwrap();
     let lost_out = lost.path().join("periods.json");
-    let lost_head = ["sat", "cubes", "officers", "--p", "4", "--out"];
-    let lost_head = [
-        &lost_head[..],
-        &[lost_out.to_str().unwrap(), "--conflicts", "1"],
-    ]
-    .concat();
-    assert!(
-        grundy(&[&lost_head[..], &["--band", "0..40"]].concat())
-            .status
-            .success()
-    );
+    let lost_out = lost_out.to_str().unwrap();
+    let band = ["--band", "0..40", "--conflicts", "1"];
+    assert!(p4_cubes(lost_out, &band).status.success());
     std::fs::remove_file(lost.path().join("bounds-p4-feasible.json")).unwrap();
-    assert!(
-        grundy(&[&lost_head[..], &["--climb", "48"]].concat())
-            .status
-            .success()
-    );
+    let climb_48 = ["--climb", "48", "--conflicts", "1"];
+    assert!(p4_cubes(lost_out, &climb_48).status.success());
     let again = rungs_of(&ladder_json(&lost.path().join("bounds-p4-feasible.json")));
     assert_eq!((again[0].0, again[0].1), (0, 40), "{again:?}");
     assert_eq!((again[1].0, again[1].1), (40, 88), "{again:?}");
     // Out of time before the next band: it is named, and no ledger is started for it.
     let late = tempfile::tempdir().unwrap();
     let late_out = late.path().join("periods.json");
-    let late_head = ["sat", "cubes", "officers", "--p", "4", "--out"];
-    let timed = [
-        &late_head[..],
-        &[late_out.to_str().unwrap(), "--climb", "8", "--timeout", "0"],
-    ];
-    let none = grundy(&timed.concat());
+    let none = p4_cubes(
+        late_out.to_str().unwrap(),
+        &["--climb", "8", "--timeout", "0"],
+    );
     assert!(none.status.success(), "{none:?}");
     let said = String::from_utf8_lossy(&none.stdout);
     assert!(said.contains("band 0..8 is next"), "{said}");
     assert_eq!(std::fs::read_dir(late.path()).unwrap().count(), 0);
+    let head = ["sat", "cubes", "officers", "--p", "4", "--out", out];
     for bad in [&["--climb", "0"][..], &["--climb", "8", "--band", "0..8"]] {
         fails_with_one_line(&[&head[..], bad].concat());
     }
