@@ -394,6 +394,12 @@ struct CubesArgs {
     /// With --gather: only the shares with nothing left open; the rest keep running.
     #[arg(long, requires = "gather")]
     finished_only: bool,
+    /// Certify the ledger's refutations instead of solving: prove every region in its region
+    /// log again with a DRAT proof, checked by GRUNDY_DRAT_CHECKER's command, and check that
+    /// the regions cover the campaign's box. Resumable (NAME.certificate.json); runs beside
+    /// the campaign, which may go on meanwhile.
+    #[arg(long, conflicts_with_all = ["climb", "deal", "gather"])]
+    certify: bool,
     /// CaDiCaL's seed (0: its default).
     #[arg(long, default_value_t = 0)]
     seed: u32,

@@ -27,13 +27,13 @@ fn is_common(v: u16) -> bool {
 
 /// The rule written out for period `p`: `by_shift[t]` holds the rare values of heaps `n` with
 /// `n + 1 = t (mod p)`, so the options of residue `r` are `v ^ s[(r - t) mod p]`.
-struct Rule {
+pub(crate) struct Rule {
     p: usize,
     by_shift: Vec<HashSet<u16>>,
 }
 
 impl Rule {
-    fn officers(p: usize) -> Rule {
+    pub(crate) fn officers(p: usize) -> Rule {
         let mut by_shift = vec![HashSet::new(); p];
         for (n, v) in mvr_rares() {
             by_shift[(n + 1) % p].insert(v);
@@ -69,7 +69,7 @@ impl Rule {
     }
 
     /// The least largest value of the fixed points with every value below `bound`.
-    fn least_largest_below(&self, bound: u16) -> Option<u16> {
+    pub(crate) fn least_largest_below(&self, bound: u16) -> Option<u16> {
         let found = self.fixed_points(&common_below(bound));
         found.iter().filter_map(|s| s.iter().copied().max()).min()
     }
@@ -96,7 +96,7 @@ fn common_below(bound: u16) -> Vec<u16> {
     (0..bound).filter(|&v| is_common(v)).collect()
 }
 
-fn ladder_json(path: &std::path::Path) -> Json {
+pub(crate) fn ladder_json(path: &std::path::Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
@@ -473,7 +473,7 @@ fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
 }
 
 /// `grundy sat cubes officers --p 4 --out OUT` with `extra`.
-fn p4_cubes(out: &str, extra: &[&str]) -> std::process::Output {
+pub(crate) fn p4_cubes(out: &str, extra: &[&str]) -> std::process::Output {
     grundy(
         &[
             &["sat", "cubes", "officers", "--p", "4", "--out", out][..],

@@ -4,6 +4,7 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 
+use grundy::sat::certify::{read_regions, uncovered};
 use grundy::sat::cubes::{Conquer, ConquerError, Cube, Ledger, Verdict, conquer};
 use grundy::sat::encode::PeriodEncoding;
 use grundy::sat::solve::Preset;
@@ -283,6 +284,11 @@ fn a_campaign_dealt_into_shares_and_gathered_back_answers_as_varisat_does() {
     succeeded(&last);
     assert!(String::from_utf8_lossy(&last.stdout).contains("feasible: UNSAT ("));
     assert!(cubes_fail_on(dir.path(), MAIN, &["--gather"]).contains("no shares"));
+    // The shares' region logs came back with them: one region a refutation, covering the box.
+    let answered = read(MAIN);
+    let regions = read_regions(&dir.path().join(MAIN), &answered).unwrap();
+    assert_eq!(regions.len() as u64, answered.refutations);
+    assert_eq!(uncovered(&Cube::full(7), &regions, 1 << 24), Some(vec![]));
     let problem = problem(".56", true);
     let e = problem.encode_question(7, false).unwrap();
     assert!(matches!(
@@ -599,4 +605,47 @@ fn a_model_the_witness_check_refuses_ends_the_run_and_keeps_its_cube_open() {
         "open {open} + refuted {} != {whole}",
         ledger.refuted_share
     );
+}
+
+/// A run that saves its ledger again and again logs every region it refutes once, in one log
+/// that ends covering the box (each save appends after the last; a save that started the log
+/// over would lose the regions before it).
+#[test]
+fn every_save_of_a_run_appends_its_regions_to_one_log() {
+    let problem = problem(".56", true);
+    let e = problem.encode_question(7, false).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cubes-p7-feasible.json");
+    let mut ledger = Ledger::new(".56", &e, "feasible", true, &Cube::full(7));
+    let stop = AtomicBool::new(false);
+    let run = Conquer {
+        encoding: &e,
+        threads: 2,
+        conflicts: 20,
+        fanout: 2,
+        deadline: None,
+        stop: &stop,
+        seed: 0,
+        preset: Preset::Default,
+        max_calls: None,
+        share_len: 0,
+    };
+    let mut saves = 0;
+    let verdict = conquer(
+        &run,
+        &mut ledger,
+        &|_: &[u8]| Err("no model expected".to_string()),
+        std::time::Duration::ZERO,
+        &mut |l| {
+            saves += 1;
+            l.save(&path).map_err(|e| e.to_string())
+        },
+    )
+    .unwrap();
+    assert_eq!(verdict, Verdict::Unsat);
+    let saved = Ledger::read(&path).unwrap().unwrap();
+    assert!(saves >= 3, "{saves} saves");
+    let regions = read_regions(&path, &saved).unwrap();
+    assert_eq!(regions.len() as u64, saved.refutations);
+    assert_eq!(uncovered(&Cube::full(7), &regions, 1 << 24), Some(vec![]));
 }

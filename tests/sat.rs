@@ -952,19 +952,8 @@ fn local_search_finds_checked_officers_patterns_for_small_even_periods() {
 fn cadical_drat_proofs_pass_an_independent_checker() {
     use std::path::Path;
 
-    use grundy::sat::solve::{
-        Answer, DRAT_CHECKER_VAR, SolverKind, check_drat_proof, solve_with_proof,
-    };
-    // dratify (PyPI, a DRAT checker written apart from any solver): `.ci/run` installs it and
-    // names encodings/check_drat.py in GRUNDY_DRAT_CHECKER.
-    let Ok(command) = std::env::var(DRAT_CHECKER_VAR) else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must set {DRAT_CHECKER_VAR} (see .ci/run)"
-        );
-        eprintln!(
-            "skipped: set {DRAT_CHECKER_VAR}=\"python3 encodings/check_drat.py\" (pip install dratify)"
-        );
+    use grundy::sat::solve::{Answer, SolverKind, check_drat_proof, solve_with_proof};
+    let Some(command) = drat_checker() else {
         return;
     };
     // .56, p = 5: UNSAT, not by unit propagation alone (an empty proof is refused below), with a
@@ -1598,4 +1587,22 @@ fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(!o.status.success() && err.lines().count() == 1, "{err}");
     }
+}
+
+/// The external DRAT checker's command: dratify (PyPI, a DRAT checker written apart from any
+/// solver), which `.ci/run` installs and names (encodings/check_drat.py) in GRUNDY_DRAT_CHECKER.
+/// `None` (the test skips) outside CI when it is not set; CI without it fails.
+pub(crate) fn drat_checker() -> Option<String> {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let command = std::env::var(DRAT_CHECKER_VAR).ok();
+    if command.is_none() {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must set {DRAT_CHECKER_VAR} (see .ci/run)"
+        );
+        eprintln!(
+            "skipped: set {DRAT_CHECKER_VAR}=\"python3 encodings/check_drat.py\" (pip install dratify)"
+        );
+    }
+    command
 }

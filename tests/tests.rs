@@ -3,6 +3,7 @@
 //! `../shared/bench`.
 
 mod bounds;
+mod certify;
 mod cli;
 mod cluster;
 mod cubes;

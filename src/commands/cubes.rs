@@ -48,6 +48,9 @@ fn one_campaign(
     let c = Campaign::set_up(&args.ask, within, band, args.out.clone(), args.values)?;
     let beside = || Ledger::path_beside(&c.out, c.p, c.name(), band);
     let path = args.ledger.clone().unwrap_or_else(beside);
+    if args.certify {
+        return c.certify(&path, args.threads.unwrap_or(1), deadline);
+    }
     let _lock = Ledger::lock(&path)?;
     let mut ledger =
         c.continue_ledger(&path, within.is_some(), deal.is_none() && !gather, gather)?;
@@ -354,6 +357,92 @@ impl Campaign {
         Ok(old)
     }
 
+    /// `--certify`: proves the regions of the ledger at `path` not yet certified, `threads` at
+    /// once, until `deadline`; then checks that they cover the root, and says how far the
+    /// certificate goes. A certified band's rung in the ladder gets the certificate as its proof.
+    /// Needs no lock on the ledger (it reads the ledger and the log prefix it counts, which a
+    /// running campaign only lengthens), only on the certificate.
+    fn certify(&self, path: &Path, threads: usize, deadline: Option<Instant>) -> Result<Verdict> {
+        use grundy::sat::certify::{self, Certify};
+        use grundy::sat::solve::DRAT_CHECKER_VAR;
+        let ledger = Ledger::read(path)?
+            .with_context(|| format!("{}: no cube ledger to certify", path.display()))?;
+        if let Some(reason) = ledger.refuses(&self.fresh) {
+            bail!("{}: {reason}", path.display());
+        }
+        let regions = certify::read_regions(path, &ledger).map_err(anyhow::Error::msg)?;
+        let checker = std::env::var(DRAT_CHECKER_VAR).unwrap_or_default();
+        if checker.trim().is_empty() {
+            bail!(
+                "--certify needs an independent DRAT checker: set {DRAT_CHECKER_VAR} (for \
+                 instance \"python3 encodings/check_drat.py\", with dratify from PyPI)"
+            );
+        }
+        let cert_path = certify::certificate_path(path);
+        let _lock = grundy::io::take_lock_beside(&cert_path)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", cert_path.display()))?;
+        let mut cert = certify::read_certificate(path, &ledger).map_err(anyhow::Error::msg)?;
+        let work_dir = path.with_extension("proofs");
+        std::fs::create_dir_all(&work_dir)
+            .with_context(|| format!("{}: cannot make the proof folder", work_dir.display()))?;
+        let run = Certify {
+            encoding: self.solving(),
+            checker: &checker,
+            threads,
+            deadline,
+            work_dir: &work_dir,
+        };
+        let mut display =
+            grundy::progress::Progress::new(regions.len() as u64, &format!("certify p={}", self.p))
+                .counting("regions");
+        let mut save = |c: &certify::Certificate| {
+            display.set(c.checked);
+            grundy::io::write_json_atomic(&cert_path, c).map_err(|e| e.to_string())
+        };
+        let proved = certify::prove_regions(&run, &regions, &mut cert, &mut save);
+        display.finish();
+        let _ = std::fs::remove_dir_all(&work_dir);
+        proved?;
+        certify::examine_cover(&ledger, &regions, &mut cert).map_err(anyhow::Error::msg)?;
+        grundy::io::write_json_atomic(&cert_path, &cert)?;
+        println!("{}", certificate_line(&ledger, &cert, &cert_path));
+        if cert.certified
+            && let Some(band) = ledger.band
+        {
+            self.certify_rung(band, path, &cert, &cert_path)?;
+        }
+        Ok(ledger.verdict())
+    }
+
+    /// Marks the rung of `band` answered by the ledger at `path` as proved by `cert`.
+    fn certify_rung(
+        &self,
+        band: Band,
+        path: &Path,
+        cert: &grundy::sat::certify::Certificate,
+        cert_path: &Path,
+    ) -> Result<()> {
+        use grundy::sat::bounds::Ladder;
+        let ladder_path = Ladder::path_beside(&self.out, self.p, self.name());
+        let _lock = Ladder::lock(&ladder_path)?;
+        let mut ladder = self.open_ladder(&ladder_path)?;
+        let note = grundy::sat::solve::ProofNote {
+            cnf: file_name(path),
+            proof: file_name(cert_path),
+            format: "cube regions, a DRAT proof each".into(),
+            checked_by: cert.checked_by.clone(),
+        };
+        if ladder.certify_band(band, &file_name(path), note) {
+            ladder.save(&ladder_path)?;
+            println!(
+                "band {band}'s rung in {} now rests on the certificate: {}",
+                ladder_path.display(),
+                ladder.summary_line()
+            );
+        }
+        Ok(())
+    }
+
     /// `--gather`: folds the shares back (a pattern one found is checked again), saves the
     /// ledger, then marks the shares gathered.
     fn gather_into(&self, path: &Path, ledger: &mut Ledger, finished_only: bool) -> Result<()> {
@@ -394,7 +483,7 @@ impl Campaign {
                 (Some(_), false) => "of the band refuted",
                 (None, false) => "of the box refuted",
             });
-        let mut report = |l: &Ledger| {
+        let mut report = |l: &mut Ledger| {
             l.save(path).map_err(|e| e.to_string())?;
             let note = format!(
                 "{} open, {} refutations, {} splits",
@@ -435,8 +524,9 @@ fn deal_cubes(
         .map_err(|reason| anyhow::anyhow!("{}: cannot deal: {reason}", path.display()))?;
     let dir = path.parent().unwrap_or(std::path::Path::new(""));
     let mut locks = Vec::new();
-    for (file, share) in &shares {
-        let share_path = dir.join(file);
+    let mut shares = shares;
+    for (file, share) in &mut shares {
+        let share_path = dir.join(&*file);
         locks.push(Ledger::lock(&share_path)?);
         share.save(&share_path)?;
     }
@@ -468,4 +558,46 @@ fn deal_cubes(
         path.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// What a certification found, in one line.
+fn certificate_line(
+    ledger: &Ledger,
+    cert: &grundy::sat::certify::Certificate,
+    cert_path: &Path,
+) -> String {
+    let of = if ledger.band.is_some() { "band" } else { "box" };
+    let cover = match cert.uncovered_share {
+        None => "the cover was too large to examine".to_string(),
+        Some(_) if cert.uncovered_pieces == 0 => format!("the regions cover the {of}"),
+        Some(share) => format!(
+            "{} pieces ({:.4}% of the {of}) lie in no logged region (open, or refuted before \
+             regions were logged)",
+            cert.uncovered_pieces,
+            100.0 * share / ledger.root_share()
+        ),
+    };
+    let verdict = if cert.certified {
+        "UNSAT certified"
+    } else if ledger.verdict() == Verdict::Unsat {
+        "UNSAT, not certified yet"
+    } else {
+        "not answered yet"
+    };
+    format!(
+        "certificate {}: {} of {} regions proved (DRAT, checked by {}; {:.1} MB of proofs, \
+         {:.1} s solving, {:.1} s checking); {cover}; {verdict}",
+        cert_path.display(),
+        cert.checked,
+        cert.regions,
+        cert.checked_by.as_deref().unwrap_or("nothing yet"),
+        cert.proof_bytes as f64 / 1e6,
+        cert.solve_seconds,
+        cert.check_seconds
+    )
 }

@@ -211,6 +211,22 @@ impl Ladder {
         true
     }
 
+    /// Gives the UNSAT rung of `band` answered by the campaign `cubes` its certificate `note`;
+    /// false if there is no such rung or it has that note already.
+    pub fn certify_band(&mut self, band: Band, cubes: &str, note: ProofNote) -> bool {
+        let rung = self.rungs.iter_mut().find(|r| {
+            (r.from, r.below, r.answer, r.cubes.as_deref())
+                == (band.from, band.below, RungAnswer::Unsat, Some(cubes))
+        });
+        match rung {
+            Some(rung) if rung.proof.as_ref() != Some(&note) => {
+                rung.proof = Some(note);
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub fn new(game: &str, e: &PeriodEncoding, question: &str, rotation_broken: bool) -> Ladder {
         Ladder {
             game: game.to_string(),

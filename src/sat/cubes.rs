@@ -83,6 +83,11 @@ impl Cube {
         (0..self.lo.len()).all(|r| self.lo[r] <= other.lo[r] && other.hi[r] <= self.hi[r])
     }
 
+    /// The literals of `e` that say "inside this cube": one a bound that says something.
+    pub fn bound_literals(&self, e: &PeriodEncoding) -> Vec<i32> {
+        self.bounds(e).into_iter().map(|(l, _)| l).collect()
+    }
+
     /// The bounds that say something (not `0 <=` nor `<= 255`), as literals of `e`.
     fn bounds(&self, e: &PeriodEncoding) -> Vec<(i32, Bound)> {
         let mut out = Vec::new();
@@ -307,6 +312,18 @@ pub struct Ledger {
     /// In a share already gathered: the ledger it went back into (it runs no more).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gathered_into: Option<String>,
+    /// Refuted regions written to the region log beside the ledger ([`super::certify`]), and
+    /// the log's length in bytes then: a longer log is cut back to it (lines a run wrote before
+    /// it died, counted nowhere), a shorter one is corrupt. A ledger begun before regions were
+    /// logged has refuted share that no logged region covers.
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub logged_regions: u64,
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub region_log_bytes: u64,
+    /// Regions refuted since the last save ([`Cube::render`] form, in the order refuted), which
+    /// [`Ledger::save`] appends to the log before it writes the ledger.
+    #[serde(skip)]
+    pub new_regions: Vec<String>,
 }
 
 /// A share dealt out of a ledger: its file (beside the ledger), the id it carries, its portion
@@ -573,15 +590,23 @@ impl Ledger {
         })
     }
 
-    /// Writes the ledger atomically.
+    /// Appends the regions refuted since the last save to the region log beside `path`
+    /// (synced), then writes the ledger atomically. A crash between the two leaves a log longer
+    /// than the ledger says, cut back at the next save.
     ///
     /// # Errors
-    /// [`LedgerError`] if it cannot be written (the old file stays as it was).
-    pub fn save(&self, path: &Path) -> Result<(), LedgerError> {
-        crate::io::write_json_atomic(path, self).map_err(|e| LedgerError {
+    /// [`LedgerError`] if either cannot be written (the old ledger file stays as it was).
+    pub fn save(&mut self, path: &Path) -> Result<(), LedgerError> {
+        let fail = |reason: String| LedgerError {
             path: path.to_path_buf(),
-            reason: e.source.to_string(),
-        })
+            reason,
+        };
+        if !self.new_regions.is_empty() {
+            self.region_log_bytes = super::certify::append_regions(path, self).map_err(fail)?;
+            self.logged_regions += self.new_regions.len() as u64;
+            self.new_regions.clear();
+        }
+        crate::io::write_json_atomic(path, self).map_err(|e| fail(e.source.to_string()))
     }
 }
 
@@ -730,6 +755,7 @@ impl Frontier {
         }
         self.ledger.refuted_share += share;
         self.ledger.refutations += 1;
+        self.ledger.new_regions.push(region.render());
     }
 
     /// Puts back the `pieces` of `ticket`'s undecided `cube`, unless a wider refutation by
@@ -750,9 +776,23 @@ impl Frontier {
         }
     }
 
-    /// The ledger as it stands, the running cubes written back as open.
-    fn snapshot(&self) -> Ledger {
-        let mut ledger = self.ledger.clone();
+    /// After `snapshot` was reported: how much of the region log it wrote, and the regions it
+    /// did not log (a save that failed) back ahead of those refuted since.
+    fn logged(&mut self, mut snapshot: Ledger) {
+        self.ledger.logged_regions = snapshot.logged_regions;
+        self.ledger.region_log_bytes = snapshot.region_log_bytes;
+        snapshot.new_regions.append(&mut self.ledger.new_regions);
+        self.ledger.new_regions = snapshot.new_regions;
+    }
+
+    /// The ledger as it stands, the running cubes written back as open; the regions refuted
+    /// since the last snapshot move into it (saving it logs them).
+    fn snapshot(&mut self) -> Ledger {
+        let regions = std::mem::take(&mut self.ledger.new_regions);
+        let mut ledger = Ledger {
+            new_regions: regions,
+            ..self.ledger.clone()
+        };
         ledger.open = self
             .open
             .iter()
@@ -778,7 +818,7 @@ pub fn conquer(
     ledger: &mut Ledger,
     check: &WitnessCheck<'_>,
     report_every: Duration,
-    report: &mut dyn FnMut(&Ledger) -> Result<(), String>,
+    report: &mut dyn FnMut(&mut Ledger) -> Result<(), String>,
 ) -> Result<Verdict, ConquerError> {
     let started = Instant::now();
     let frontier = Mutex::new(Frontier::start(ledger, run)?);
@@ -798,7 +838,7 @@ pub fn conquer(
         let mut last_report = Instant::now();
         loop {
             let state = frontier.lock().expect("cube frontier lock");
-            let (state, _) = changed
+            let (mut state, _) = changed
                 .wait_timeout(state, Duration::from_millis(200))
                 .expect("cube frontier lock");
             let late = run.deadline.is_some_and(|d| Instant::now() >= d);
@@ -812,9 +852,11 @@ pub fn conquer(
                 let mut snapshot = state.snapshot();
                 drop(state);
                 snapshot.seconds = seconds_before + started.elapsed().as_secs_f64();
-                if let Err(reason) = report(&snapshot) {
+                let reported = report(&mut snapshot);
+                let mut state = frontier.lock().expect("cube frontier lock");
+                state.logged(snapshot);
+                if let Err(reason) = reported {
                     // The last report that went through stays the state on disk.
-                    let mut state = frontier.lock().expect("cube frontier lock");
                     state.end(Err(ConquerError::Report(reason)), &halt);
                 }
                 last_report = Instant::now();

@@ -20,11 +20,13 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`enumerate`]: every pattern of a period up to rotation.
 - [`cubes`]: cube-and-conquer on one question, resumable from a ledger (months-long campaigns).
 - [`shares`]: a cube campaign dealt out to several machines and gathered back.
+- [`certify`]: a cube campaign's UNSAT checked region by region with DRAT proofs.
 
 `grundy sat export` writes DIMACS for any external solver.
 */
 
 pub mod bounds;
+pub mod certify;
 pub mod cubes;
 pub mod encode;
 pub mod enumerate;

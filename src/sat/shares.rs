@@ -224,7 +224,20 @@ pub fn gather_shares(parent: &Path, ledger: &mut Ledger, finished_only: bool) ->
         let index = ledger.shares.iter().position(|n| n.id == note.id);
         let outcome = share.and_then(|share| {
             let index = index.expect("listed until gathered");
-            ledger.gather(index, &share).map(|()| share.progress_line())
+            // Its regions join the parent's log after the parent's own: each was refuted with
+            // only regions before it in hand, as the certificate assumes.
+            let regions = super::certify::read_regions(&path, &share);
+            ledger.gather(index, &share)?;
+            let progress = share.progress_line();
+            match regions {
+                Ok(regions) => {
+                    (ledger.new_regions).extend(regions.iter().map(Cube::render));
+                    Ok(progress)
+                }
+                Err(e) => Ok(format!(
+                    "{progress}; its regions are lost to certificates: {e}"
+                )),
+            }
         });
         lines.push(match outcome {
             Ok(progress) => format!("{}: gathered ({progress})", note.file),

@@ -390,6 +390,23 @@ pub fn solve_with_proof(
     timeout: Option<Duration>,
     stem: &std::path::Path,
 ) -> Result<(Answer, Option<ProofNote>), SolveError> {
+    let checker = std::env::var(DRAT_CHECKER_VAR).ok();
+    let checker = checker.as_deref().filter(|c| !c.trim().is_empty());
+    solve_with_proof_checked_by(kind, cnf, timeout, stem, checker)
+}
+
+/// [`solve_with_proof`] with the DRAT checker's command given (`None`: a DRAT proof stays
+/// unchecked).
+///
+/// # Errors
+/// As [`solve_with_proof`], and the checker's refusal.
+pub fn solve_with_proof_checked_by(
+    kind: SolverKind,
+    cnf: &Cnf,
+    timeout: Option<Duration>,
+    stem: &std::path::Path,
+    drat_checker: Option<&str>,
+) -> Result<(Answer, Option<ProofNote>), SolveError> {
     let fail = |reason: String| SolveError {
         solver: kind.name(),
         reason,
@@ -429,9 +446,9 @@ pub fn solve_with_proof(
         cnf.write_dimacs(&["the CNF of the UNSAT proof beside this file".into()], w)
     })
     .map_err(|e| fail(e.to_string()))?;
-    let checked_by = match (format, std::env::var(DRAT_CHECKER_VAR)) {
-        ("drat", Ok(command)) if !command.trim().is_empty() => {
-            Some(check_drat_proof(&command, &cnf_path, &proof_path).map_err(fail)?)
+    let checked_by = match (format, drat_checker) {
+        ("drat", Some(command)) => {
+            Some(check_drat_proof(command, &cnf_path, &proof_path).map_err(fail)?)
         }
         _ => checked_by,
     };

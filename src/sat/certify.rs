@@ -1,0 +1,440 @@
+/*!
+Certificates of cube campaigns: an UNSAT answer of [`super::cubes`] checked by DRAT proofs.
+
+A campaign's UNSAT rests on thousands of calls to an incremental CaDiCaL, each refuting one
+*region* (a box of bounds) under assumptions, with what earlier calls learned. None of that
+leaves a proof. So every refuted region is written, in the order refuted, to an append-only
+*region log* beside the ledger (`NAME.regions` for `NAME.json`), and `grundy sat cubes ...
+--certify` later proves each region again from scratch, with a proof an independent checker
+reads, and checks that the regions cover the campaign's root.
+
+Why this is a proof that the root holds no model of the encoding `F`, region `R_i` being the
+conjunction of its bounds (literals of `F`'s order variables):
+- For each `i`, the CNF `F ∧ ¬R_0 ∧ … ∧ ¬R_{i-1} ∧ R_i` (earlier regions' clauses as premises,
+  the region's bounds as units) is UNSAT by a DRAT proof that the checker named in
+  `GRUNDY_DRAT_CHECKER` accepted. By induction on `i`, `F` implies `¬R_i` for every `i`. The
+  premises are what the campaign's own solver had (region clauses of earlier refutations, and
+  lemmas implied by them), so a region that solver refuted stays within reach.
+- [`uncovered`] finds no point of the root outside every region: box arithmetic alone,
+  independent of how the campaign split its cubes or widened its refutations.
+
+Invariants of the region log (the ledger's `logged_regions` and `region_log_bytes` say how much
+of it counts): a header line naming game, period, question, band and the encoding's fingerprint,
+then one region a line in [`Cube::render`]'s form. Only the first `region_log_bytes` bytes count;
+[`append_regions`] cuts any longer tail (a run that died between appending and saving its
+ledger) before it writes. A certificate (`NAME.certificate.json`) counts a prefix of the log as
+checked, so a certification stopped by `--timeout` goes on where it stopped.
+*/
+
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::cubes::{Cube, Ledger};
+use super::encode::PeriodEncoding;
+use super::solve::{Answer, SolverKind};
+use super::{Cnf, CollectClauses};
+
+/// The region log of the ledger at `ledger_path`: `NAME.regions` beside `NAME.json`.
+pub fn log_path(ledger_path: &Path) -> PathBuf {
+    ledger_path.with_extension("regions")
+}
+
+/// The certificate beside the ledger at `ledger_path`: `NAME.certificate.json`.
+pub fn certificate_path(ledger_path: &Path) -> PathBuf {
+    ledger_path.with_extension("certificate.json")
+}
+
+/// The first line of `ledger`'s region log: a log of another campaign is refused.
+fn header(ledger: &Ledger) -> String {
+    let band = ledger
+        .band
+        .map_or_else(String::new, |b| format!(" band {b}"));
+    format!(
+        "# grundy region log: {} p={} {}{band}, encoding {}; one refuted box a line, in the order refuted\n",
+        ledger.game, ledger.p, ledger.question, ledger.fingerprint
+    )
+}
+
+/// Appends `ledger.new_regions` to the region log beside `ledger_path` after cutting it back to
+/// the `region_log_bytes` the ledger counts (writing the header into an empty log), and syncs
+/// it. Returns the log's new length in bytes.
+///
+/// # Errors
+/// The log is shorter than the ledger says (corrupt), or cannot be read or written.
+pub fn append_regions(ledger_path: &Path, ledger: &Ledger) -> Result<u64, String> {
+    let path = log_path(ledger_path);
+    let fail = |e: std::io::Error| format!("region log {}: {e}", path.display());
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&path)
+        .map_err(fail)?;
+    let len = file.metadata().map_err(fail)?.len();
+    let counted = ledger.region_log_bytes;
+    if len < counted {
+        return Err(format!(
+            "region log {}: {len} bytes, shorter than the {counted} the ledger counts (corrupt)",
+            path.display()
+        ));
+    }
+    file.set_len(counted).map_err(fail)?;
+    file.seek(SeekFrom::End(0)).map_err(fail)?;
+    let mut text = String::new();
+    if counted == 0 {
+        text.push_str(&header(ledger));
+    }
+    for region in &ledger.new_regions {
+        text.push_str(region);
+        text.push('\n');
+    }
+    file.write_all(text.as_bytes()).map_err(fail)?;
+    file.sync_data().map_err(fail)?;
+    Ok(counted + text.len() as u64)
+}
+
+/// The regions `ledger` counts in its log beside `ledger_path`, in the order refuted.
+///
+/// # Errors
+/// The log is missing, shorter than counted, of another campaign, or holds a bad line.
+pub fn read_regions(ledger_path: &Path, ledger: &Ledger) -> Result<Vec<Cube>, String> {
+    if ledger.logged_regions == 0 {
+        return Ok(Vec::new());
+    }
+    let path = log_path(ledger_path);
+    let fail = |reason: String| format!("region log {}: {reason}", path.display());
+    let bytes = std::fs::read(&path).map_err(|e| fail(e.to_string()))?;
+    let counted = usize::try_from(ledger.region_log_bytes).unwrap_or(usize::MAX);
+    let text = bytes.get(..counted).ok_or_else(|| {
+        fail(format!(
+            "shorter than the {counted} bytes the ledger counts"
+        ))
+    })?;
+    let text = std::str::from_utf8(text).map_err(|_| fail("not text".into()))?;
+    let mut lines = text.lines();
+    let expected = header(ledger);
+    if lines.next() != Some(expected.trim_end()) {
+        return Err(fail(format!(
+            "not the log of this campaign (want {expected:?})"
+        )));
+    }
+    let regions = lines
+        .enumerate()
+        .map(|(i, line)| {
+            Cube::parse(line, ledger.p).map_err(|e| fail(format!("line {}: {e}", i + 2)))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if regions.len() as u64 != ledger.logged_regions {
+        return Err(fail(format!(
+            "{} regions, not the {} the ledger counts",
+            regions.len(),
+            ledger.logged_regions
+        )));
+    }
+    Ok(regions)
+}
+
+fn intersects(a: &Cube, b: &Cube) -> bool {
+    (0..a.lo.len()).all(|r| a.lo[r] <= b.hi[r] && b.lo[r] <= a.hi[r])
+}
+
+/// The part of `root` that no box of `regions` covers, as disjoint boxes (none: covered), or
+/// `None` past `max_pieces` pieces examined.
+///
+/// Box arithmetic only: a piece is covered when a region holds it; otherwise the first region
+/// that meets it is cut out of it (at most two slabs a residue, each disjoint from that region)
+/// and the slabs are examined against the regions that meet them.
+pub fn uncovered(root: &Cube, regions: &[Cube], max_pieces: usize) -> Option<Vec<Cube>> {
+    let meeting: Vec<usize> = (0..regions.len())
+        .filter(|&i| intersects(&regions[i], root))
+        .collect();
+    let mut stack = vec![(root.clone(), meeting)];
+    let mut out = Vec::new();
+    let mut examined = 0;
+    while let Some((piece, candidates)) = stack.pop() {
+        examined += 1;
+        if examined > max_pieces {
+            return None;
+        }
+        let candidates: Vec<usize> = candidates
+            .into_iter()
+            .filter(|&i| intersects(&regions[i], &piece))
+            .collect();
+        if candidates.iter().any(|&i| regions[i].contains(&piece)) {
+            continue;
+        }
+        let Some((&first, rest)) = candidates.split_first() else {
+            out.push(piece);
+            continue;
+        };
+        let cut = &regions[first];
+        let mut core = piece;
+        for r in 0..core.lo.len() {
+            if cut.lo[r] > core.lo[r] {
+                let mut below = core.clone();
+                below.hi[r] = cut.lo[r] - 1;
+                core.lo[r] = cut.lo[r];
+                stack.push((below, rest.to_vec()));
+            }
+            if cut.hi[r] < core.hi[r] {
+                let mut above = core.clone();
+                above.lo[r] = cut.hi[r] + 1;
+                core.hi[r] = cut.hi[r];
+                stack.push((above, rest.to_vec()));
+            }
+        }
+        // What is left of the piece lies inside `cut`: covered.
+    }
+    Some(out)
+}
+
+/// Where the certification of one campaign stands, written beside its ledger.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Certificate {
+    /// The ledger's file name, and the encoding's fingerprint the proofs were made on.
+    pub ledger: String,
+    pub fingerprint: String,
+    /// Regions in the log at the last run.
+    pub regions: u64,
+    /// The first `checked` regions of the log each have a DRAT proof the checker accepted.
+    pub checked: u64,
+    /// What the checker said of itself (the last run's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked_by: Option<String>,
+    /// Bytes of the proofs checked (each removed once checked), and seconds spent solving
+    /// (proofs written) and checking them, summed over regions.
+    pub proof_bytes: u64,
+    pub solve_seconds: f64,
+    pub check_seconds: f64,
+    /// The share of the full box inside the root that no logged region covers, and in how many
+    /// boxes (0: covered); `None` until examined, or when the examination was too large.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uncovered_share: Option<f64>,
+    #[serde(default)]
+    pub uncovered_pieces: u64,
+    /// Every region checked, the root covered, the ledger UNSAT: the campaign's answer is
+    /// certified.
+    pub certified: bool,
+}
+
+/// How a certification runs.
+pub struct Certify<'a> {
+    /// The encoding the campaign ran on (its fingerprint is the ledger's).
+    pub encoding: &'a PeriodEncoding,
+    /// The external DRAT checker (`GRUNDY_DRAT_CHECKER`'s command).
+    pub checker: &'a str,
+    /// Regions proved at once (one CaDiCaL each).
+    pub threads: usize,
+    /// Leave the rest for a later run at this instant.
+    pub deadline: Option<Instant>,
+    /// Where the proofs are written (and removed once checked).
+    pub work_dir: &'a Path,
+}
+
+/// A region's proof failed: the checker refused it, the solver failed, or the region has a
+/// model (the log, or the campaign that wrote it, is wrong).
+#[derive(Debug, thiserror::Error)]
+#[error("region {index} ({region}) of the log: {reason}")]
+pub struct RegionError {
+    pub index: u64,
+    pub region: String,
+    pub reason: String,
+}
+
+/// Proves the regions of the log from `cert.checked` on, `run.threads` at once, each on `F`, the
+/// earlier regions' clauses and its own bounds as units; `cert` advances over each batch proved
+/// (and `save` gets it after each). Stops at the deadline, leaving the rest.
+///
+/// # Errors
+/// [`RegionError`] for the first region whose proof is refused or that is not refuted; the
+/// certificate keeps the regions checked before it.
+pub fn prove_regions(
+    run: &Certify<'_>,
+    regions: &[Cube],
+    cert: &mut Certificate,
+    save: &mut dyn FnMut(&Certificate) -> Result<(), String>,
+) -> Result<(), RegionError> {
+    use rayon::prelude::*;
+    let e = run.encoding;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(run.threads.max(1))
+        .build()
+        .map_err(|err| RegionError {
+            index: cert.checked,
+            region: String::new(),
+            reason: err.to_string(),
+        })?;
+    let mut premises = e.cnf.clone();
+    for region in &regions[..cert.checked as usize] {
+        premises.add_clause(&negated(&region.bound_literals(e)));
+    }
+    cert.regions = regions.len() as u64;
+    while (cert.checked as usize) < regions.len() {
+        if run.deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+        let start = cert.checked as usize;
+        let end = (start + run.threads.max(1)).min(regions.len());
+        let proved: Vec<Result<Proved, RegionError>> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| prove_one(run, &premises, regions, start, i))
+                .collect()
+        });
+        for (i, outcome) in (start..end).zip(proved) {
+            match outcome? {
+                Proved::Checked(note) => {
+                    cert.checked += 1;
+                    cert.proof_bytes += note.proof_bytes;
+                    cert.solve_seconds += note.solve_seconds;
+                    cert.check_seconds += note.check_seconds;
+                    cert.checked_by = Some(note.checked_by);
+                    premises.add_clause(&negated(&regions[i].bound_literals(e)));
+                }
+                // Out of time inside the call: the rest waits for the next run.
+                Proved::Timeout => {
+                    save(cert).map_err(|reason| region_error(cert.checked, regions, reason))?;
+                    return Ok(());
+                }
+            }
+        }
+        save(cert).map_err(|reason| region_error(cert.checked, regions, reason))?;
+    }
+    Ok(())
+}
+
+fn region_error(index: u64, regions: &[Cube], reason: String) -> RegionError {
+    RegionError {
+        index,
+        region: regions
+            .get(index as usize)
+            .map_or_else(String::new, Cube::render),
+        reason,
+    }
+}
+
+fn negated(lits: &[i32]) -> Vec<i32> {
+    lits.iter().map(|&l| -l).collect()
+}
+
+/// One region proved and checked.
+struct Checked {
+    checked_by: String,
+    proof_bytes: u64,
+    solve_seconds: f64,
+    check_seconds: f64,
+}
+
+enum Proved {
+    Checked(Checked),
+    Timeout,
+}
+
+/// Region `i` on `premises` (the encoding and regions before `start`) plus the regions from
+/// `start` to `i` negated and region `i`'s bounds as units: a DRAT proof, checked, then removed.
+fn prove_one(
+    run: &Certify<'_>,
+    premises: &Cnf,
+    regions: &[Cube],
+    start: usize,
+    i: usize,
+) -> Result<Proved, RegionError> {
+    let e = run.encoding;
+    let fail = |reason: String| region_error(i as u64, regions, reason);
+    let mut cnf = premises.clone();
+    for region in &regions[start..i] {
+        cnf.add_clause(&negated(&region.bound_literals(e)));
+    }
+    for l in regions[i].bound_literals(e) {
+        cnf.add_clause(&[l]);
+    }
+    let stem = run.work_dir.join(format!("region-{i}"));
+    let timeout = run.deadline.map(|d| {
+        d.saturating_duration_since(Instant::now())
+            .max(Duration::from_millis(1))
+    });
+    let started = Instant::now();
+    let (answer, note) =
+        super::solve::solve_with_proof_checked_by(SolverKind::Cadical, &cnf, timeout, &stem, None)
+            .map_err(|err| fail(err.to_string()))?;
+    let solve_seconds = started.elapsed().as_secs_f64();
+    let note = match (answer, note) {
+        (Answer::Timeout, _) => return Ok(Proved::Timeout),
+        (Answer::Sat(_), _) => {
+            return Err(fail(
+                "CaDiCaL finds a model: the region is not refuted".into(),
+            ));
+        }
+        (Answer::Unsat, None) => return Err(fail("UNSAT without a proof".into())),
+        (Answer::Unsat, Some(note)) => note,
+    };
+    let (cnf_path, proof_path) = (Path::new(&note.cnf), Path::new(&note.proof));
+    let proof_bytes = std::fs::metadata(proof_path).map_or(0, |m| m.len());
+    let started = Instant::now();
+    let checked = super::solve::check_drat_proof(run.checker, cnf_path, proof_path);
+    let check_seconds = started.elapsed().as_secs_f64();
+    let _ = std::fs::remove_file(proof_path);
+    let _ = std::fs::remove_file(cnf_path);
+    Ok(Proved::Checked(Checked {
+        checked_by: checked.map_err(fail)?,
+        proof_bytes,
+        solve_seconds,
+        check_seconds,
+    }))
+}
+
+/// Whether a certificate file belongs to `ledger` at `ledger_path` (else a fresh one starts).
+pub fn read_certificate(ledger_path: &Path, ledger: &Ledger) -> Result<Certificate, String> {
+    let path = certificate_path(ledger_path);
+    let fresh = Certificate {
+        ledger: ledger_path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        fingerprint: ledger.fingerprint.clone(),
+        ..Certificate::default()
+    };
+    let Some(old): Option<Certificate> =
+        crate::io::read_json_if_present(&path, "a cube certificate")
+            .map_err(|e| format!("{}: {e}", path.display()))?
+    else {
+        return Ok(fresh);
+    };
+    if old.fingerprint != ledger.fingerprint || old.checked > ledger.logged_regions {
+        return Err(format!(
+            "{}: made for another encoding or a longer region log; remove it to start again",
+            path.display()
+        ));
+    }
+    Ok(old)
+}
+
+/// Examines whether the logged `regions` cover `ledger`'s root, into `cert`, and whether the
+/// campaign is then certified (UNSAT, every region checked, nothing uncovered).
+pub fn examine_cover(
+    ledger: &Ledger,
+    regions: &[Cube],
+    cert: &mut Certificate,
+) -> Result<(), String> {
+    /// Enough for every campaign measured (a few thousand regions); past it, say so.
+    const MAX_PIECES: usize = 50_000_000;
+    let (root, _) = ledger.cubes()?;
+    match uncovered(&root, regions, MAX_PIECES) {
+        Some(pieces) => {
+            cert.uncovered_share = Some(pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b));
+            cert.uncovered_pieces = pieces.len() as u64;
+        }
+        None => {
+            cert.uncovered_share = None;
+            cert.uncovered_pieces = 0;
+        }
+    }
+    cert.certified = ledger.verdict() == super::cubes::Verdict::Unsat
+        && cert.checked == regions.len() as u64
+        && cert.uncovered_pieces == 0
+        && cert.uncovered_share.is_some();
+    Ok(())
+}

@@ -1,0 +1,216 @@
+//! Certificates of cube campaigns: the region log, its cover of the campaign's box (against a
+//! brute force over every point), and `sat cubes --certify` on a band of Officers p = 4 (against
+//! the brute force of mvr's rare table, and against forged logs).
+
+use std::path::Path;
+use std::process::Command;
+
+use grundy::sat::certify::{Certificate, read_regions, uncovered};
+use grundy::sat::cubes::{Cube, Ledger, Verdict};
+
+use crate::bounds::{Rule, ladder_json};
+use crate::cli::fails_with_one_line;
+use crate::sat::drat_checker;
+
+/// A small generator of test boxes (xorshift64).
+struct Boxes(u64);
+
+impl Boxes {
+    fn below(&mut self, n: u64) -> u8 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n) as u8
+    }
+
+    /// A box of `p` residues inside `0..=7` each.
+    fn cube(&mut self, p: usize) -> Cube {
+        let mut c = Cube::full(p);
+        for r in 0..p {
+            let (a, b) = (self.below(8), self.below(8));
+            (c.lo[r], c.hi[r]) = (a.min(b), a.max(b));
+        }
+        c
+    }
+}
+
+fn point(v: &[u8]) -> Cube {
+    Cube {
+        lo: v.to_vec(),
+        hi: v.to_vec(),
+    }
+}
+
+/// `uncovered` returns disjoint pieces inside the root that hold exactly the root's points no
+/// region holds: checked point by point over random boxes of 3 residues (up to 512 points).
+#[test]
+fn uncovered_pieces_are_exactly_the_points_no_region_holds() {
+    let mut boxes = Boxes(0x9e37_79b9_7f4a_7c15);
+    let mut covered_roots = 0;
+    for _ in 0..400 {
+        let root = boxes.cube(3);
+        let k = usize::from(boxes.below(12));
+        let regions: Vec<Cube> = (0..k).map(|_| boxes.cube(3)).collect();
+        let pieces = uncovered(&root, &regions, 1 << 20).expect("small enough");
+        assert!(pieces.iter().all(|c| root.contains(c)));
+        for a in root.lo[0]..=root.hi[0] {
+            for b in root.lo[1]..=root.hi[1] {
+                for c in root.lo[2]..=root.hi[2] {
+                    let x = point(&[a, b, c]);
+                    let held = regions.iter().any(|g| g.contains(&x));
+                    let in_pieces = pieces.iter().filter(|g| g.contains(&x)).count();
+                    assert_eq!(in_pieces, usize::from(!held), "{x:?} {root:?} {regions:?}");
+                }
+            }
+        }
+        covered_roots += usize::from(pieces.is_empty());
+    }
+    // Both answers were met often enough to mean something.
+    assert!((20..380).contains(&covered_roots), "{covered_roots}");
+    // Past its limit it says so rather than answer.
+    assert_eq!(uncovered(&Cube::full(3), &[point(&[1, 2, 3])], 0), None);
+}
+
+fn certify(out: &str, checker: Option<&str>) -> std::process::Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    cmd.args(["sat", "cubes", "officers", "--p", "4", "--band", "0..40"])
+        .args(["--out", out, "--certify", "--threads", "2"]);
+    match checker {
+        Some(c) => cmd.env("GRUNDY_DRAT_CHECKER", c),
+        None => cmd.env_remove("GRUNDY_DRAT_CHECKER"),
+    };
+    cmd.output().expect("binary runs")
+}
+
+/// The band 0..40 of p = 4 refuted by a campaign of several runs, 4 calls each.
+fn refuted_in_runs(out: &str) -> Ledger {
+    let ledger_path = Path::new(out).with_file_name("cubes-p4-feasible-band0-40.json");
+    for _ in 0..60 {
+        let args = ["--band", "0..40", "--conflicts", "1", "--threads", "2"];
+        let run = crate::bounds::p4_cubes(out, &[&args[..], &["--calls", "4"]].concat());
+        assert!(run.status.success(), "{run:?}");
+        let ledger = Ledger::read(&ledger_path).unwrap().unwrap();
+        if ledger.verdict() != Verdict::Open {
+            return ledger;
+        }
+    }
+    panic!("band 0..40 of p = 4 not answered in 60 runs");
+}
+
+/// Rewrites the region log beside `ledger_path` to hold `regions` and the ledger to count them.
+fn forge_log(ledger_path: &Path, regions: &[&str]) {
+    let log = grundy::sat::certify::log_path(ledger_path);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let header = text.lines().next().unwrap();
+    let forged: String = std::iter::once(header)
+        .chain(regions.iter().copied())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&log, &forged).unwrap();
+    let mut ledger = Ledger::read(ledger_path).unwrap().unwrap();
+    ledger.logged_regions = regions.len() as u64;
+    ledger.region_log_bytes = forged.len() as u64;
+    ledger.save(ledger_path).unwrap();
+    let _ = std::fs::remove_file(grundy::sat::certify::certificate_path(ledger_path));
+}
+
+/// A band the brute force finds empty, refuted over several runs, is certified: every logged
+/// region proved by a DRAT proof that dratify accepts, the regions covering the band, the rung
+/// in the ladder resting on the certificate. A log cut short leaves part of the band covered by
+/// nothing (not certified); a forged region with a pattern inside is refused; so is a run with
+/// no checker.
+#[test]
+fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
+    let Some(checker) = drat_checker() else {
+        return;
+    };
+    assert!(Rule::officers(4).least_largest_below(40).is_none());
+    let dir = tempfile::tempdir().unwrap();
+    let periods = dir.path().join("periods.json");
+    let out = periods.to_str().unwrap();
+    let ledger = refuted_in_runs(out);
+    assert_eq!(ledger.verdict(), Verdict::Unsat);
+    assert!(ledger.runs >= 2, "{}", ledger.progress_line());
+    assert_eq!(ledger.logged_regions, ledger.refutations);
+    let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
+    let regions = read_regions(&ledger_path, &ledger).unwrap();
+    let run = certify(out, Some(&checker));
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        said.contains("the regions cover the band; UNSAT certified"),
+        "{said}"
+    );
+    let cert_path = grundy::sat::certify::certificate_path(&ledger_path);
+    let cert: Certificate =
+        serde_json::from_str(&std::fs::read_to_string(&cert_path).unwrap()).unwrap();
+    assert!(cert.certified && cert.checked == regions.len() as u64 && cert.proof_bytes > 0);
+    assert!(cert.checked_by.as_deref().unwrap().starts_with("dratify"));
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let rung = &ladder["rungs"][0];
+    assert_eq!(
+        rung["proof"]["proof"],
+        "cubes-p4-feasible-band0-40.certificate.json"
+    );
+    assert!(
+        !dir.path()
+            .join("cubes-p4-feasible-band0-40.proofs")
+            .exists()
+    );
+    // The first region alone does not cover the band: proved, but not a certificate.
+    let first = regions[0].render();
+    forge_log(&ledger_path, &[&first]);
+    let run = certify(out, Some(&checker));
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(said.contains("lie in no logged region") && said.contains("not certified yet"));
+    // The whole box as a region: p = 4 has patterns, so no proof can refute it.
+    forge_log(&ledger_path, &["*", &first]);
+    let refused = fails_one_line(certify(out, Some(&checker)));
+    assert!(refused.contains("region 0 (*)") && refused.contains("finds a model"));
+    assert!(fails_one_line(certify(out, None)).contains("needs an independent DRAT checker"));
+}
+
+fn fails_one_line(out: std::process::Output) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(!out.status.success(), "{stderr}");
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr:?}");
+    stderr
+}
+
+/// A log whose ledger counts more than it holds is corrupt: a one-line error, no certificate.
+#[test]
+fn a_region_log_shorter_than_its_ledger_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let periods = dir.path().join("periods.json");
+    let out = periods.to_str().unwrap();
+    let args = [
+        "--band",
+        "0..40",
+        "--conflicts",
+        "1",
+        "--threads",
+        "1",
+        "--calls",
+        "6",
+    ];
+    assert!(crate::bounds::p4_cubes(out, &args).status.success());
+    let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
+    let mut ledger = Ledger::read(&ledger_path).unwrap().unwrap();
+    assert!(ledger.logged_regions > 0, "{}", ledger.progress_line());
+    ledger.logged_regions += 1;
+    ledger.save(&ledger_path).unwrap();
+    let said = fails_with_one_line(&[
+        "sat",
+        "cubes",
+        "officers",
+        "--p",
+        "4",
+        "--band",
+        "0..40",
+        "--out",
+        out,
+        "--certify",
+    ]);
+    assert!(said.contains("regions, not the"), "{said}");
+}
