@@ -164,6 +164,11 @@ fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
     assert!(run.status.success(), "{run:?}");
     let said = String::from_utf8_lossy(&run.stdout);
     assert!(said.contains("lie in no logged region") && said.contains("not certified yet"));
+    // Nothing is open, so what no region covers was refuted unlogged (as far as the log says).
+    let cert: Certificate =
+        serde_json::from_str(&std::fs::read_to_string(&cert_path).unwrap()).unwrap();
+    assert!(cert.uncovered_share.unwrap() > 0.0 && !cert.certified);
+    assert_eq!(cert.unlogged_share, cert.uncovered_share);
     // The whole box as a region: p = 4 has patterns, so no proof can refute it.
     forge_log(&ledger_path, &["*", &first]);
     let refused = fails_one_line(certify(out, Some(&checker)));

@@ -576,10 +576,11 @@ fn certificate_line(
         None => "the cover was too large to examine".to_string(),
         Some(_) if cert.uncovered_pieces == 0 => format!("the regions cover the {of}"),
         Some(share) => format!(
-            "{} pieces ({:.4}% of the {of}) lie in no logged region (open, or refuted before \
-             regions were logged)",
+            "{} pieces ({:.4}% of the {of}) lie in no logged region, {:.4}% of the {of} in no \
+             open cube either (refuted before regions were logged)",
             cert.uncovered_pieces,
-            100.0 * share / ledger.root_share()
+            100.0 * share / ledger.root_share(),
+            100.0 * cert.unlogged_share.unwrap_or(f64::NAN) / ledger.root_share()
         ),
     };
     let verdict = if cert.certified {

@@ -216,6 +216,10 @@ pub struct Certificate {
     pub uncovered_share: Option<f64>,
     #[serde(default)]
     pub uncovered_pieces: u64,
+    /// The share in neither a logged region nor an open cube: refuted before regions were
+    /// logged, or by shares gathered without their logs (`None` as above).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unlogged_share: Option<f64>,
     /// Every region checked, the root covered, the ledger UNSAT: the campaign's answer is
     /// certified.
     pub certified: bool,
@@ -421,17 +425,13 @@ pub fn examine_cover(
 ) -> Result<(), String> {
     /// Enough for every campaign measured (a few thousand regions); past it, say so.
     const MAX_PIECES: usize = 50_000_000;
-    let (root, _) = ledger.cubes()?;
-    match uncovered(&root, regions, MAX_PIECES) {
-        Some(pieces) => {
-            cert.uncovered_share = Some(pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b));
-            cert.uncovered_pieces = pieces.len() as u64;
-        }
-        None => {
-            cert.uncovered_share = None;
-            cert.uncovered_pieces = 0;
-        }
-    }
+    let total = |pieces: &[Cube]| pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b);
+    let (root, open) = ledger.cubes()?;
+    let pieces = uncovered(&root, regions, MAX_PIECES);
+    cert.uncovered_share = pieces.as_deref().map(total);
+    cert.uncovered_pieces = pieces.map_or(0, |p| p.len() as u64);
+    let logged_or_open: Vec<Cube> = regions.iter().chain(&open).cloned().collect();
+    cert.unlogged_share = uncovered(&root, &logged_or_open, MAX_PIECES).as_deref().map(total);
     cert.certified = ledger.verdict() == super::cubes::Verdict::Unsat
         && cert.checked == regions.len() as u64
         && cert.uncovered_pieces == 0
