@@ -431,7 +431,9 @@ pub fn examine_cover(
     cert.uncovered_share = pieces.as_deref().map(total);
     cert.uncovered_pieces = pieces.map_or(0, |p| p.len() as u64);
     let logged_or_open: Vec<Cube> = regions.iter().chain(&open).cloned().collect();
-    cert.unlogged_share = uncovered(&root, &logged_or_open, MAX_PIECES).as_deref().map(total);
+    cert.unlogged_share = uncovered(&root, &logged_or_open, MAX_PIECES)
+        .as_deref()
+        .map(total);
     cert.certified = ledger.verdict() == super::cubes::Verdict::Unsat
         && cert.checked == regions.len() as u64
         && cert.uncovered_pieces == 0
