@@ -9,7 +9,7 @@ use grundy::sat::certify::{Certificate, read_regions, uncovered};
 use grundy::sat::cubes::{Cube, Ledger, Verdict};
 
 use crate::bounds::{Rule, ladder_json};
-use crate::cli::fails_with_one_line;
+use crate::cli::{failed_in_one_line, fails_with_one_line};
 use crate::sat::drat_checker;
 
 /// A small generator of test boxes (xorshift64).
@@ -171,51 +171,29 @@ fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
     assert_eq!(cert.unlogged_share, cert.uncovered_share);
     // The whole box as a region: p = 4 has patterns, so no proof can refute it.
     forge_log(&ledger_path, &["*", &first]);
-    let refused = fails_one_line(certify(out, Some(&checker)));
+    let refused = failed_in_one_line(&certify(out, Some(&checker)), "a forged log");
     assert!(refused.contains("region 0 (*)") && refused.contains("finds a model"));
-    assert!(fails_one_line(certify(out, None)).contains("needs an independent DRAT checker"));
-}
-
-fn fails_one_line(out: std::process::Output) -> String {
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{stderr}");
-    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr:?}");
-    stderr
+    assert!(
+        failed_in_one_line(&certify(out, None), "no checker")
+            .contains("needs an independent DRAT checker")
+    );
 }
 
 /// A log whose ledger counts more than it holds is corrupt: a one-line error, no certificate.
 #[test]
 fn a_region_log_shorter_than_its_ledger_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let periods = dir.path().join("periods.json");
-    let out = periods.to_str().unwrap();
-    let args = [
-        "--band",
-        "0..40",
-        "--conflicts",
-        "1",
-        "--threads",
-        "1",
-        "--calls",
-        "6",
-    ];
-    assert!(crate::bounds::p4_cubes(out, &args).status.success());
+    let out = dir.path().join("periods.json").display().to_string();
+    let six_calls = ["--band", "0..40", "--conflicts", "1", "--calls", "6"];
+    assert!(crate::bounds::p4_cubes(&out, &six_calls).status.success());
     let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
     let mut ledger = Ledger::read(&ledger_path).unwrap().unwrap();
     assert!(ledger.logged_regions > 0, "{}", ledger.progress_line());
     ledger.logged_regions += 1;
     ledger.save(&ledger_path).unwrap();
-    let said = fails_with_one_line(&[
-        "sat",
-        "cubes",
-        "officers",
-        "--p",
-        "4",
-        "--band",
-        "0..40",
-        "--out",
-        out,
-        "--certify",
-    ]);
+    let head = [
+        "sat", "cubes", "officers", "--p", "4", "--band", "0..40", "--out",
+    ];
+    let said = fails_with_one_line(&[&head[..], &[&out, "--certify"]].concat());
     assert!(said.contains("regions, not the"), "{said}");
 }

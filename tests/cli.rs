@@ -41,13 +41,17 @@ fn a_closed_pipe_ends_the_output_quietly() {
 
 /// Asserts failure with exactly one line on standard error, and returns that line.
 pub fn fails_with_one_line(args: &[&str]) -> String {
-    let out = grundy(args);
+    failed_in_one_line(&grundy(args), &format!("{args:?}"))
+}
+
+/// The one line of stderr of a run (`what` names it) that must have failed with one.
+pub fn failed_in_one_line(out: &Output, what: &str) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(!out.status.success(), "{args:?} succeeded");
+    assert!(!out.status.success(), "{what} succeeded");
     assert_eq!(
         stderr.trim_end().lines().count(),
         1,
-        "{args:?} printed {stderr:?}"
+        "{what} printed {stderr:?}"
     );
     assert!(stderr.starts_with("grundy: "), "{stderr:?}");
     stderr

@@ -562,18 +562,7 @@ fn a_model_the_witness_check_refuses_ends_the_run_and_keeps_its_cube_open() {
     let e = problem.encode_question(6, false).unwrap();
     let mut ledger = fresh_ledger(&problem, &e);
     let stop = AtomicBool::new(false);
-    let run = Conquer {
-        encoding: &e,
-        threads: 1,
-        conflicts: 20,
-        fanout: 2,
-        deadline: None,
-        stop: &stop,
-        seed: 0,
-        preset: Preset::Default,
-        max_calls: None,
-        share_len: 0,
-    };
+    let run = twenty_conflicts_a_cube(&e, 1, &stop);
     let refuse = |_: &[u8]| Err("refused by the test".to_string());
     let mut reports = 0;
     let err = conquer(
@@ -618,18 +607,7 @@ fn every_save_of_a_run_appends_its_regions_to_one_log() {
     let path = dir.path().join("cubes-p7-feasible.json");
     let mut ledger = Ledger::new(".56", &e, "feasible", true, &Cube::full(7));
     let stop = AtomicBool::new(false);
-    let run = Conquer {
-        encoding: &e,
-        threads: 2,
-        conflicts: 20,
-        fanout: 2,
-        deadline: None,
-        stop: &stop,
-        seed: 0,
-        preset: Preset::Default,
-        max_calls: None,
-        share_len: 0,
-    };
+    let run = twenty_conflicts_a_cube(&e, 2, &stop);
     let mut saves = 0;
     let verdict = conquer(
         &run,
@@ -648,4 +626,24 @@ fn every_save_of_a_run_appends_its_regions_to_one_log() {
     let regions = read_regions(&path, &saved).unwrap();
     assert_eq!(regions.len() as u64, saved.refutations);
     assert_eq!(uncovered(&Cube::full(7), &regions, 1 << 24), Some(vec![]));
+}
+
+/// A run of `threads` workers, 20 conflicts a cube, CaDiCaL's defaults, no limit.
+fn twenty_conflicts_a_cube<'a>(
+    e: &'a PeriodEncoding,
+    threads: usize,
+    stop: &'a AtomicBool,
+) -> Conquer<'a> {
+    Conquer {
+        encoding: e,
+        threads,
+        conflicts: 20,
+        fanout: 2,
+        deadline: None,
+        stop,
+        seed: 0,
+        preset: Preset::Default,
+        max_calls: None,
+        share_len: 0,
+    }
 }
