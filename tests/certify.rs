@@ -128,6 +128,9 @@ fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
     let out = periods.to_str().unwrap();
+    // The committed periods file, so that `sat summary` has p = 4 to list.
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers/periods.json");
+    std::fs::copy(committed, &periods).unwrap();
     let ledger = refuted_in_runs(out);
     assert_eq!(ledger.verdict(), Verdict::Unsat);
     assert!(ledger.runs >= 2, "{}", ledger.progress_line());
@@ -157,6 +160,14 @@ fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
             .join("cubes-p4-feasible-band0-40.proofs")
             .exists()
     );
+    // The summary shows the certificate under p = 4's ladder, and reads it as no ledger.
+    let summary = crate::cli::grundy(&["sat", "summary", "--out", out]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    assert!(
+        text.contains("the regions cover the band; UNSAT certified"),
+        "{text}"
+    );
+    assert!(!text.contains("not a cube ledger"), "{text}");
     // The first region alone does not cover the band: proved, but not a certificate.
     let first = regions[0].render();
     forge_log(&ledger_path, &[&first]);

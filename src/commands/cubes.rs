@@ -566,7 +566,7 @@ fn file_name(path: &Path) -> String {
 }
 
 /// What a certification found, in one line.
-fn certificate_line(
+pub(crate) fn certificate_line(
     ledger: &Ledger,
     cert: &grundy::sat::certify::Certificate,
     cert_path: &Path,

@@ -229,6 +229,7 @@ fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::Peri
                 for line in grundy::sat::shares::share_lines(&path, &l) {
                     println!("        {line}");
                 }
+                certificate_summary(&path, &l, question);
             }
             Ok(None) => {}
             Err(e) => println!("      cubes ({question}): {e}"),
@@ -264,21 +265,41 @@ fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
     };
     let mut names: Vec<String> = entries
         .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.starts_with(&stem) && n.ends_with(".json") && !n.contains(".deal"))
+        // Ledgers only: not shares (`.dealK-...`) nor certificates (`.certificate.json`).
+        .filter(|n| {
+            n.starts_with(&stem) && n.strip_suffix(".json").is_some_and(|s| !s.contains('.'))
+        })
         .collect();
     names.sort();
     for name in names {
-        match Ledger::read(&dir.join(&name)) {
-            Ok(Some(l)) if matches!(l.verdict(), Verdict::Open | Verdict::PartRefuted) => {
+        let path = dir.join(&name);
+        match Ledger::read(&path) {
+            Ok(Some(l)) => {
                 let band = l.band.map_or_else(String::new, |b| b.to_string());
-                println!(
-                    "      cubes ({question}, band {band}): {}",
-                    l.progress_line()
-                );
+                if matches!(l.verdict(), Verdict::Open | Verdict::PartRefuted) {
+                    println!(
+                        "      cubes ({question}, band {band}): {}",
+                        l.progress_line()
+                    );
+                }
+                certificate_summary(&path, &l, &format!("{question}, band {band}"));
             }
-            Ok(_) => {}
+            Ok(None) => {}
             Err(e) => println!("      cubes ({question}): {e}"),
         }
+    }
+}
+
+/// The certificate of the campaign at `path` (`sat cubes --certify`), if one was begun.
+fn certificate_summary(path: &std::path::Path, ledger: &grundy::sat::cubes::Ledger, what: &str) {
+    let cert_path = grundy::sat::certify::certificate_path(path);
+    match grundy::io::read_json_if_present(&cert_path, "a cube certificate") {
+        Ok(Some(cert)) => println!(
+            "      {}",
+            super::cubes::certificate_line(ledger, &cert, &cert_path)
+        ),
+        Ok(None) => {}
+        Err(e) => println!("      certificate ({what}): {}: {e}", cert_path.display()),
     }
 }
 
