@@ -71,10 +71,13 @@ fn uncovered_pieces_are_exactly_the_points_no_region_holds() {
     assert_eq!(uncovered(&Cube::full(3), &[point(&[1, 2, 3])], 0), None);
 }
 
-fn certify(out: &str, checker: Option<&str>) -> std::process::Output {
+/// `sat cubes officers --p 4 --band 0..40 --certify` with `extra`, `checker` as the DRAT
+/// checker's command (`None`: unset).
+fn certify(out: &str, extra: &[&str], checker: Option<&str>) -> std::process::Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
     cmd.args(["sat", "cubes", "officers", "--p", "4", "--band", "0..40"])
-        .args(["--out", out, "--certify", "--threads", "2"]);
+        .args(["--out", out, "--certify", "--threads", "2"])
+        .args(extra);
     match checker {
         Some(c) => cmd.env("GRUNDY_DRAT_CHECKER", c),
         None => cmd.env_remove("GRUNDY_DRAT_CHECKER"),
@@ -114,16 +117,69 @@ fn forge_log(ledger_path: &Path, regions: &[&str]) {
     let _ = std::fs::remove_file(grundy::sat::certify::certificate_path(ledger_path));
 }
 
-/// A band the brute force finds empty, refuted over several runs, is certified: every logged
-/// region proved by a DRAT proof that dratify accepts, the regions covering the band, the rung
-/// in the ladder resting on the certificate. A log cut short leaves part of the band covered by
-/// nothing (not certified); a forged region with a pattern inside is refused; so is a run with
-/// no checker.
+/// A band the brute force finds empty, refuted over several runs, is certified by varisat's
+/// proofs (checked in-process by varisat-checker, so this runs everywhere): every logged region
+/// proved, the regions covering the band, the rung in the ladder resting on the certificate,
+/// the summary showing it. A log cut short leaves part of the band covered by nothing (not
+/// certified); a forged region with patterns inside is refused; CaDiCaL without a DRAT checker
+/// and splr (no proofs) are refused in one line.
 #[test]
 fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
+    let varisat = ["--prover", "varisat"];
+    let (dir, regions) = certified_band(&varisat, None, "varisat-checker");
+    let out = dir.path().join("periods.json").display().to_string();
+    let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let rung = &ladder["rungs"][0];
+    let cert_name = "cubes-p4-feasible-band0-40.certificate.json";
+    assert_eq!(rung["proof"]["proof"], cert_name);
+    assert_eq!(rung["proof"]["checked_by"], "varisat-checker");
+    assert!(!ledger_path.with_extension("proofs").exists());
+    // The summary shows the certificate under p = 4's ladder, and reads it as no ledger.
+    let summary = crate::cli::grundy(&["sat", "summary", "--out", &out]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    let certified = "the regions cover the band; UNSAT certified";
+    assert!(text.contains(certified), "{text}");
+    assert!(!text.contains("not a cube ledger"), "{text}");
+    // The first region alone does not cover the band: proved, but not a certificate.
+    let first = regions[0].render();
+    forge_log(&ledger_path, &[&first]);
+    let run = certify(&out, &varisat, None);
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(said.contains("lie in no logged region") && said.contains("not certified yet"));
+    // Nothing is open, so what no region covers was refuted unlogged (as far as the log says).
+    let cert = read_certificate(&ledger_path);
+    assert!(cert.uncovered_share.unwrap() > 0.0 && !cert.certified);
+    assert_eq!(cert.unlogged_share, cert.uncovered_share);
+    // The whole box as a region: p = 4 has patterns, so no proof can refute it.
+    forge_log(&ledger_path, &["*", &first]);
+    let refused = failed_in_one_line(&certify(&out, &varisat, None), "a forged log");
+    assert!(refused.contains("region 0 (*)") && refused.contains("varisat finds a model"));
+    let no_checker = failed_in_one_line(&certify(&out, &[], None), "no checker");
+    assert!(no_checker.contains("needs an independent DRAT checker"));
+    let splr = failed_in_one_line(&certify(&out, &["--prover", "splr"], None), "splr");
+    assert!(splr.contains("splr writes no proofs"));
+}
+
+/// The same band certified by CaDiCaL's DRAT proofs, each checked by dratify (a third party's
+/// checker, which `.ci/run` installs).
+#[test]
+fn a_band_is_certified_by_drat_proofs_that_dratify_accepts() {
     let Some(checker) = drat_checker() else {
         return;
     };
+    certified_band(&[], Some(&checker), "dratify");
+}
+
+/// Band 0..40 of p = 4 (no pattern there, by the brute force) refuted in several runs and
+/// certified by `sat cubes --certify` with `extra` and `checker`: every region checked by a
+/// checker whose name starts with `checked_by`. Returns the folder and the logged regions.
+fn certified_band(
+    extra: &[&str],
+    checker: Option<&str>,
+    checked_by: &str,
+) -> (tempfile::TempDir, Vec<Cube>) {
     assert!(Rule::officers(4).least_largest_below(40).is_none());
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
@@ -137,57 +193,27 @@ fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
     assert_eq!(ledger.logged_regions, ledger.refutations);
     let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
     let regions = read_regions(&ledger_path, &ledger).unwrap();
-    let run = certify(out, Some(&checker));
+    let run = certify(out, extra, checker);
     assert!(run.status.success(), "{run:?}");
     let said = String::from_utf8_lossy(&run.stdout);
     assert!(
         said.contains("the regions cover the band; UNSAT certified"),
         "{said}"
     );
-    let cert_path = grundy::sat::certify::certificate_path(&ledger_path);
-    let cert: Certificate =
-        serde_json::from_str(&std::fs::read_to_string(&cert_path).unwrap()).unwrap();
+    let cert = read_certificate(&ledger_path);
     assert!(cert.certified && cert.checked == regions.len() as u64 && cert.proof_bytes > 0);
-    assert!(cert.checked_by.as_deref().unwrap().starts_with("dratify"));
-    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
-    let rung = &ladder["rungs"][0];
-    assert_eq!(
-        rung["proof"]["proof"],
-        "cubes-p4-feasible-band0-40.certificate.json"
-    );
+    assert_eq!(cert.checked_by.len(), 1);
     assert!(
-        !dir.path()
-            .join("cubes-p4-feasible-band0-40.proofs")
-            .exists()
+        cert.checked_by[0].starts_with(checked_by),
+        "{:?}",
+        cert.checked_by
     );
-    // The summary shows the certificate under p = 4's ladder, and reads it as no ledger.
-    let summary = crate::cli::grundy(&["sat", "summary", "--out", out]);
-    let text = String::from_utf8_lossy(&summary.stdout);
-    assert!(
-        text.contains("the regions cover the band; UNSAT certified"),
-        "{text}"
-    );
-    assert!(!text.contains("not a cube ledger"), "{text}");
-    // The first region alone does not cover the band: proved, but not a certificate.
-    let first = regions[0].render();
-    forge_log(&ledger_path, &[&first]);
-    let run = certify(out, Some(&checker));
-    assert!(run.status.success(), "{run:?}");
-    let said = String::from_utf8_lossy(&run.stdout);
-    assert!(said.contains("lie in no logged region") && said.contains("not certified yet"));
-    // Nothing is open, so what no region covers was refuted unlogged (as far as the log says).
-    let cert: Certificate =
-        serde_json::from_str(&std::fs::read_to_string(&cert_path).unwrap()).unwrap();
-    assert!(cert.uncovered_share.unwrap() > 0.0 && !cert.certified);
-    assert_eq!(cert.unlogged_share, cert.uncovered_share);
-    // The whole box as a region: p = 4 has patterns, so no proof can refute it.
-    forge_log(&ledger_path, &["*", &first]);
-    let refused = failed_in_one_line(&certify(out, Some(&checker)), "a forged log");
-    assert!(refused.contains("region 0 (*)") && refused.contains("finds a model"));
-    assert!(
-        failed_in_one_line(&certify(out, None), "no checker")
-            .contains("needs an independent DRAT checker")
-    );
+    (dir, regions)
+}
+
+fn read_certificate(ledger_path: &Path) -> Certificate {
+    let path = grundy::sat::certify::certificate_path(ledger_path);
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
 /// A log whose ledger counts more than it holds is corrupt: a one-line error, no certificate.

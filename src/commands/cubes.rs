@@ -49,7 +49,7 @@ fn one_campaign(
     let beside = || Ledger::path_beside(&c.out, c.p, c.name(), band);
     let path = args.ledger.clone().unwrap_or_else(beside);
     if args.certify {
-        return c.certify(&path, args.threads.unwrap_or(1), deadline);
+        return c.certify(&path, args.prover, args.threads.unwrap_or(1), deadline);
     }
     let _lock = Ledger::lock(&path)?;
     let mut ledger =
@@ -362,22 +362,22 @@ impl Campaign {
     /// certificate goes. A certified band's rung in the ladder gets the certificate as its proof.
     /// Needs no lock on the ledger (it reads the ledger and the log prefix it counts, which a
     /// running campaign only lengthens), only on the certificate.
-    fn certify(&self, path: &Path, threads: usize, deadline: Option<Instant>) -> Result<Verdict> {
+    fn certify(
+        &self,
+        path: &Path,
+        prover: grundy::sat::solve::SolverKind,
+        threads: usize,
+        deadline: Option<Instant>,
+    ) -> Result<Verdict> {
         use grundy::sat::certify::{self, Certify};
-        use grundy::sat::solve::DRAT_CHECKER_VAR;
         let ledger = Ledger::read(path)?
             .with_context(|| format!("{}: no cube ledger to certify", path.display()))?;
         if let Some(reason) = ledger.refuses(&self.fresh) {
             bail!("{}: {reason}", path.display());
         }
         let regions = certify::read_regions(path, &ledger).map_err(anyhow::Error::msg)?;
-        let checker = std::env::var(DRAT_CHECKER_VAR).unwrap_or_default();
-        if checker.trim().is_empty() {
-            bail!(
-                "--certify needs an independent DRAT checker: set {DRAT_CHECKER_VAR} (for \
-                 instance \"python3 encodings/check_drat.py\", with dratify from PyPI)"
-            );
-        }
+        let checker = std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).unwrap_or_default();
+        let prover = certify_prover(prover, &checker)?;
         let cert_path = certify::certificate_path(path);
         let _lock = grundy::io::take_lock_beside(&cert_path)
             .map_err(|e| anyhow::anyhow!("{}: {e}", cert_path.display()))?;
@@ -387,7 +387,7 @@ impl Campaign {
             .with_context(|| format!("{}: cannot make the proof folder", work_dir.display()))?;
         let run = Certify {
             encoding: self.solving(),
-            checker: &checker,
+            prover,
             threads,
             deadline,
             work_dir: &work_dir,
@@ -430,7 +430,7 @@ impl Campaign {
             cnf: file_name(path),
             proof: file_name(cert_path),
             format: "cube regions, a DRAT proof each".into(),
-            checked_by: cert.checked_by.clone(),
+            checked_by: Some(cert.checked_by.join(", ")),
         };
         if ladder.certify_band(band, &file_name(path), note) {
             ladder.save(&ladder_path)?;
@@ -560,6 +560,25 @@ fn deal_cubes(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--prover` with the DRAT checker's command (`GRUNDY_DRAT_CHECKER`, which CaDiCaL's proofs
+/// need).
+fn certify_prover(
+    kind: grundy::sat::solve::SolverKind,
+    checker: &str,
+) -> Result<grundy::sat::certify::Prover<'_>> {
+    use grundy::sat::certify::Prover;
+    use grundy::sat::solve::{DRAT_CHECKER_VAR, SolverKind};
+    Ok(match kind {
+        SolverKind::Cadical if checker.trim().is_empty() => bail!(
+            "--certify needs an independent DRAT checker: set {DRAT_CHECKER_VAR} (for instance \
+             \"python3 encodings/check_drat.py\", with dratify from PyPI), or use --prover varisat"
+        ),
+        SolverKind::Cadical => Prover::CadicalDrat { checker },
+        SolverKind::Varisat => Prover::Varisat,
+        SolverKind::Splr => bail!("--prover splr: splr writes no proofs (cadical or varisat)"),
+    })
+}
+
 fn file_name(path: &Path) -> String {
     path.file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
@@ -596,7 +615,10 @@ pub(crate) fn certificate_line(
         cert_path.display(),
         cert.checked,
         cert.regions,
-        cert.checked_by.as_deref().unwrap_or("nothing yet"),
+        match cert.checked_by.len() {
+            0 => "nothing yet".to_string(),
+            _ => cert.checked_by.join(", "),
+        },
         cert.proof_bytes as f64 / 1e6,
         cert.solve_seconds,
         cert.check_seconds

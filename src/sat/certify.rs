@@ -200,11 +200,11 @@ pub struct Certificate {
     pub fingerprint: String,
     /// Regions in the log at the last run.
     pub regions: u64,
-    /// The first `checked` regions of the log each have a DRAT proof the checker accepted.
+    /// The first `checked` regions of the log each have a proof a checker accepted.
     pub checked: u64,
-    /// What the checker said of itself (the last run's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub checked_by: Option<String>,
+    /// The checkers that accepted them, as each names itself (one per kind of proof used).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub checked_by: Vec<String>,
     /// Bytes of the proofs checked (each removed once checked), and seconds spent solving
     /// (proofs written) and checking them, summed over regions.
     pub proof_bytes: u64,
@@ -225,12 +225,23 @@ pub struct Certificate {
     pub certified: bool,
 }
 
+/// What proves the regions, and what checks the proofs.
+#[derive(Clone, Copy, Debug)]
+pub enum Prover<'a> {
+    /// CaDiCaL writes DRAT; the external checker command (`GRUNDY_DRAT_CHECKER`) reads it.
+    CadicalDrat { checker: &'a str },
+    /// varisat writes its own proof; varisat-checker (a crate of its own) re-derives it.
+    Varisat,
+}
+
 /// How a certification runs.
 pub struct Certify<'a> {
     /// The encoding the campaign ran on (its fingerprint is the ledger's).
     pub encoding: &'a PeriodEncoding,
-    /// The external DRAT checker (`GRUNDY_DRAT_CHECKER`'s command).
-    pub checker: &'a str,
+    /// The solver that proves each region: CaDiCaL (a DRAT proof for `checker`) or varisat
+    /// (its own proof format, checked in-process by varisat-checker; about 12 times faster on
+    /// Officers' regions, but cannot stop mid-region at the deadline).
+    pub prover: Prover<'a>,
     /// Regions proved at once (one CaDiCaL each).
     pub threads: usize,
     /// Leave the rest for a later run at this instant.
@@ -296,7 +307,9 @@ pub fn prove_regions(
                     cert.proof_bytes += note.proof_bytes;
                     cert.solve_seconds += note.solve_seconds;
                     cert.check_seconds += note.check_seconds;
-                    cert.checked_by = Some(note.checked_by);
+                    if !cert.checked_by.contains(&note.checked_by) {
+                        cert.checked_by.push(note.checked_by);
+                    }
                     premises.add_clause(&negated(&regions[i].bound_literals(e)));
                 }
                 // Out of time inside the call: the rest waits for the next run.
@@ -361,17 +374,22 @@ fn prove_one(
         d.saturating_duration_since(Instant::now())
             .max(Duration::from_millis(1))
     });
+    let kind = match run.prover {
+        Prover::CadicalDrat { .. } => SolverKind::Cadical,
+        Prover::Varisat => SolverKind::Varisat,
+    };
     let started = Instant::now();
     let (answer, note) =
-        super::solve::solve_with_proof_checked_by(SolverKind::Cadical, &cnf, timeout, &stem, None)
+        super::solve::solve_with_proof_checked_by(kind, &cnf, timeout, &stem, None)
             .map_err(|err| fail(err.to_string()))?;
     let solve_seconds = started.elapsed().as_secs_f64();
     let note = match (answer, note) {
         (Answer::Timeout, _) => return Ok(Proved::Timeout),
         (Answer::Sat(_), _) => {
-            return Err(fail(
-                "CaDiCaL finds a model: the region is not refuted".into(),
-            ));
+            return Err(fail(format!(
+                "{} finds a model: the region is not refuted",
+                kind.name()
+            )));
         }
         (Answer::Unsat, None) => return Err(fail("UNSAT without a proof".into())),
         (Answer::Unsat, Some(note)) => note,
@@ -379,7 +397,14 @@ fn prove_one(
     let (cnf_path, proof_path) = (Path::new(&note.cnf), Path::new(&note.proof));
     let proof_bytes = std::fs::metadata(proof_path).map_or(0, |m| m.len());
     let started = Instant::now();
-    let checked = super::solve::check_drat_proof(run.checker, cnf_path, proof_path);
+    // varisat's proof was checked inside the call (its seconds count as solving).
+    let checked = match (run.prover, note.checked_by) {
+        (Prover::CadicalDrat { checker }, _) => {
+            super::solve::check_drat_proof(checker, cnf_path, proof_path)
+        }
+        (Prover::Varisat, Some(by)) => Ok(by),
+        (Prover::Varisat, None) => Err("varisat's proof was not checked".into()),
+    };
     let check_seconds = started.elapsed().as_secs_f64();
     let _ = std::fs::remove_file(proof_path);
     let _ = std::fs::remove_file(cnf_path);

@@ -1,0 +1,46 @@
+//! One logged region of a band campaign proved by CaDiCaL (DRAT) and by varisat (its own proof,
+//! checked in-process by varisat-checker), to compare the two routes of `--certify`:
+//! `cargo run --release --example region_probe -- LEDGER INDEX`. The CNF is the certificate's:
+//! the encoding with a largest value first, regions before INDEX negated, INDEX's bounds as units.
+use grundy::sat::CollectClauses;
+use grundy::sat::solve::{SolverKind, solve_with_proof_checked_by};
+use std::time::Instant;
+
+mod common;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = std::path::PathBuf::from(&args[1]);
+    let index: usize = args[2].parse().unwrap();
+    let ledger = grundy::sat::cubes::Ledger::read(&path).unwrap().unwrap();
+    let regions = grundy::sat::certify::read_regions(&path, &ledger).unwrap();
+    let mut e = common::officers_encoding(ledger.p);
+    e.put_largest_first();
+    assert_eq!(grundy::sat::lemmas::fingerprint(&e.cnf), ledger.fingerprint);
+    let mut cnf = e.cnf.clone();
+    for r in &regions[..index] {
+        let clause: Vec<i32> = r.bound_literals(&e).iter().map(|l| -l).collect();
+        cnf.add_clause(&clause);
+    }
+    for l in regions[index].bound_literals(&e) {
+        cnf.add_clause(&[l]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for kind in [SolverKind::Cadical, SolverKind::Varisat] {
+        let started = Instant::now();
+        let stem = dir.path().join(kind.name());
+        let (answer, note) = solve_with_proof_checked_by(kind, &cnf, None, &stem, None).unwrap();
+        let bytes = note
+            .as_ref()
+            .and_then(|n| std::fs::metadata(&n.proof).ok())
+            .map_or(0, |m| m.len());
+        println!(
+            "{}: {:?} in {:.1} s (checked by {:?}), proof {:.1} MB",
+            kind.name(),
+            matches!(answer, grundy::sat::solve::Answer::Unsat),
+            started.elapsed().as_secs_f64(),
+            note.and_then(|n| n.checked_by),
+            bytes as f64 / 1e6
+        );
+    }
+}
