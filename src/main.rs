@@ -400,6 +400,10 @@ struct CubesArgs {
     /// the campaign, which may go on meanwhile.
     #[arg(long, conflicts_with_all = ["climb", "deal", "gather"])]
     certify: bool,
+    /// Go on although the region log is missing or cut: it is set aside and a new one begun
+    /// (the regions it held, and the share they refuted, can then not be certified).
+    #[arg(long, conflicts_with_all = ["certify", "deal", "gather"])]
+    drop_region_log: bool,
     /// With --certify: the solver that proves each region. cadical writes DRAT for the
     /// checker in GRUNDY_DRAT_CHECKER (a third party's); varisat writes its own proofs,
     /// checked in-process by varisat-checker, about 12 times faster on Officers' regions.

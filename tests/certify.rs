@@ -216,7 +216,8 @@ fn read_certificate(ledger_path: &Path) -> Certificate {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
-/// A log whose ledger counts more than it holds is corrupt: a one-line error, no certificate.
+/// A log whose ledger counts more than it holds is corrupt: a one-line error, no certificate,
+/// and no campaign run until the log is restored or dropped (`--drop-region-log`).
 #[test]
 fn a_region_log_shorter_than_its_ledger_is_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -233,4 +234,18 @@ fn a_region_log_shorter_than_its_ledger_is_refused() {
     ];
     let said = fails_with_one_line(&[&head[..], &[&out, "--certify"]].concat());
     assert!(said.contains("regions, not the"), "{said}");
+    // A log cut short stops the campaign before it solves, unless told to log afresh: then the
+    // old log is set aside whole and the new one holds exactly what the ledger counts.
+    let log = grundy::sat::certify::log_path(&ledger_path);
+    let before = std::fs::read(&log).unwrap();
+    std::fs::write(&log, &before[..before.len() - 3]).unwrap();
+    let said = fails_with_one_line(&[&head[..], &[&out], &six_calls[2..]].concat());
+    assert!(said.contains("(missing or cut)") && said.contains("--drop-region-log"));
+    let afresh = [&head[..], &[&out, "--drop-region-log"], &six_calls[2..]].concat();
+    assert!(crate::cli::grundy(&afresh).status.success());
+    let aside = ledger_path.with_extension("regions.dropped");
+    assert_eq!(std::fs::read(aside).unwrap(), &before[..before.len() - 3]);
+    let ledger = Ledger::read(&ledger_path).unwrap().unwrap();
+    let regions = read_regions(&ledger_path, &ledger).unwrap();
+    assert_eq!(regions.len() as u64, ledger.logged_regions);
 }

@@ -45,15 +45,18 @@ fn one_campaign(
     deadline: Option<Instant>,
 ) -> Result<Verdict> {
     let (within, deal, gather) = (args.within.as_deref(), args.deal, args.gather);
-    let c = Campaign::set_up(&args.ask, within, band, args.out.clone(), args.values)?;
+    let c = Campaign {
+        drop_region_log: args.drop_region_log,
+        ..Campaign::set_up(&args.ask, within, band, args.out.clone(), args.values)?
+    };
     let beside = || Ledger::path_beside(&c.out, c.p, c.name(), band);
     let path = args.ledger.clone().unwrap_or_else(beside);
     if args.certify {
         return c.certify(&path, args.prover, args.threads.unwrap_or(1), deadline);
     }
     let _lock = Ledger::lock(&path)?;
-    let mut ledger =
-        c.continue_ledger(&path, within.is_some(), deal.is_none() && !gather, gather)?;
+    let announce = deal.is_none() && !gather;
+    let mut ledger = c.continue_ledger(&path, within.is_some(), announce, gather)?;
     if let Some(k) = deal {
         deal_cubes(&path, &mut ledger, k, c.solving(), &c.game, c.p)?;
         return Ok(Verdict::Open);
@@ -200,6 +203,8 @@ struct Campaign {
     /// With `--band`: the question's encoding with a largest value first, which the campaign
     /// runs on (the question's own, with a smallest first, keeps the ladder's fingerprint).
     banded: Option<grundy::sat::encode::PeriodEncoding>,
+    /// `--drop-region-log`: a ledger whose region log is missing or cut goes on with a new one.
+    drop_region_log: bool,
 }
 
 impl std::ops::Deref for Campaign {
@@ -234,6 +239,7 @@ impl Campaign {
                 question,
                 fresh,
                 banded: None,
+                drop_region_log: false,
             });
         };
         let mut banded = (question.problem).encode_question_rotation_kept(ask.p, ask.primitive)?;
@@ -244,6 +250,7 @@ impl Campaign {
             question,
             fresh,
             banded: Some(banded),
+            drop_region_log: false,
         })
     }
 
@@ -324,7 +331,7 @@ impl Campaign {
         announce: bool,
         gather: bool,
     ) -> Result<Ledger> {
-        let Some(old) = Ledger::read(path)? else {
+        let Some(mut old) = Ledger::read(path)? else {
             if gather {
                 bail!("{}: no cube ledger here to gather into", path.display());
             }
@@ -347,6 +354,7 @@ impl Campaign {
                 path.display()
             );
         }
+        keep_region_log(path, &mut old, self.drop_region_log)?;
         if announce {
             eprintln!(
                 "grundy: continuing {}: {}",
@@ -558,6 +566,30 @@ fn deal_cubes(
         path.display()
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses a campaign whose region log is missing or cut, unless `drop` (`--drop-region-log`):
+/// then the log is set aside and the ledger counts none.
+fn keep_region_log(path: &Path, ledger: &mut Ledger, drop: bool) -> Result<()> {
+    use grundy::sat::certify::{check_log, drop_log};
+    let Err(reason) = check_log(path, ledger) else {
+        return Ok(());
+    };
+    if !drop {
+        bail!(
+            "{reason}: restore it, or go on with --drop-region-log (the {} regions it counts, \
+             and the share they refuted, can then not be certified)",
+            ledger.logged_regions
+        );
+    }
+    let dropped = ledger.logged_regions;
+    let aside = drop_log(path, ledger).map_err(anyhow::Error::msg)?;
+    let aside = aside.map_or_else(
+        || "gone".to_string(),
+        |a| format!("set aside as {}", a.display()),
+    );
+    eprintln!("grundy: {reason}; {aside}, a new log begins ({dropped} regions dropped)");
+    Ok(())
 }
 
 /// `--prover` with the DRAT checker's command (`GRUNDY_DRAT_CHECKER`, which CaDiCaL's proofs

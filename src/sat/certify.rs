@@ -97,6 +97,51 @@ pub fn append_regions(ledger_path: &Path, ledger: &Ledger) -> Result<u64, String
     Ok(counted + text.len() as u64)
 }
 
+/// Checks that the region log beside `ledger_path` holds at least what `ledger` counts (a run
+/// would otherwise fail at its first save, a minute of work lost).
+///
+/// # Errors
+/// The log is missing or shorter than counted.
+pub fn check_log(ledger_path: &Path, ledger: &Ledger) -> Result<(), String> {
+    if ledger.region_log_bytes == 0 {
+        return Ok(());
+    }
+    let path = log_path(ledger_path);
+    let len = std::fs::metadata(&path).map_or(0, |m| m.len());
+    if len < ledger.region_log_bytes {
+        return Err(format!(
+            "region log {}: {len} bytes where the ledger counts {} (missing or cut)",
+            path.display(),
+            ledger.region_log_bytes
+        ));
+    }
+    Ok(())
+}
+
+/// Sets the region log beside `ledger_path` aside (renamed `NAME.regions.dropped`, numbered if
+/// that exists) and makes `ledger` count none, so regions from now on go to a new log; the
+/// refuted share the old one held can then no longer be certified. Returns where it went.
+///
+/// # Errors
+/// The log cannot be renamed.
+pub fn drop_log(ledger_path: &Path, ledger: &mut Ledger) -> Result<Option<PathBuf>, String> {
+    let path = log_path(ledger_path);
+    ledger.logged_regions = 0;
+    ledger.region_log_bytes = 0;
+    if !path.exists() {
+        return Ok(None);
+    }
+    let aside = (0..)
+        .map(|i| match i {
+            0 => ledger_path.with_extension("regions.dropped"),
+            i => ledger_path.with_extension(format!("regions.dropped{i}")),
+        })
+        .find(|p| !p.exists())
+        .expect("a free name");
+    std::fs::rename(&path, &aside).map_err(|e| format!("region log {}: {e}", path.display()))?;
+    Ok(Some(aside))
+}
+
 /// The regions `ledger` counts in its log beside `ledger_path`, in the order refuted.
 ///
 /// # Errors
