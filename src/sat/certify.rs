@@ -11,8 +11,9 @@ reads, and checks that the regions cover the campaign's root.
 Why this is a proof that the root holds no model of the encoding `F`, region `R_i` being the
 conjunction of its bounds (literals of `F`'s order variables):
 - For each `i`, the CNF `F ∧ ¬R_0 ∧ … ∧ ¬R_{i-1} ∧ R_i` (earlier regions' clauses as premises,
-  the region's bounds as units) is UNSAT by a DRAT proof that the checker named in
-  `GRUNDY_DRAT_CHECKER` accepted. By induction on `i`, `F` implies `¬R_i` for every `i`. The
+  the region's bounds as units) is UNSAT by a proof a checker accepted: CaDiCaL's DRAT read by
+  the command in `GRUNDY_DRAT_CHECKER`, or varisat's own proof re-derived by varisat-checker
+  ([`Prover`]). By induction on `i`, `F` implies `¬R_i` for every `i`. The
   premises are what the campaign's own solver had (region clauses of earlier refutations, and
   lemmas implied by them), so a region that solver refuted stays within reach.
 - [`uncovered`] finds no point of the root outside every region: box arithmetic alone,
