@@ -642,8 +642,8 @@ pub(crate) fn certificate_line(
         "not answered yet"
     };
     format!(
-        "certificate {}: {} of {} regions proved (DRAT, checked by {}; {:.1} MB of proofs, \
-         {:.1} s solving, {:.1} s checking); {cover}; {verdict}",
+        "certificate {}: {} of {} regions proved (checked by {}; {:.1} MB of proofs, {:.1} s \
+         proving, {:.1} s in an external checker); {cover}; {verdict}",
         cert_path.display(),
         cert.checked,
         cert.regions,

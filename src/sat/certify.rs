@@ -251,8 +251,9 @@ pub struct Certificate {
     /// The checkers that accepted them, as each names itself (one per kind of proof used).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checked_by: Vec<String>,
-    /// Bytes of the proofs checked (each removed once checked), and seconds spent solving
-    /// (proofs written) and checking them, summed over regions.
+    /// Bytes of the proofs checked (each removed once checked), and seconds spent proving (the
+    /// solver writing its proof; varisat's in-process check included) and in the external DRAT
+    /// checker, summed over regions.
     pub proof_bytes: u64,
     pub solve_seconds: f64,
     pub check_seconds: f64,
