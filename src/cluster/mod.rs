@@ -288,9 +288,7 @@ impl Manifest {
             .map(|(index, share)| {
                 let mut args = cube_args.to_vec();
                 args.extend(["--ledger".to_string(), share.display().to_string()]);
-                let name = share
-                    .file_name()
-                    .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+                let name = crate::io::file_name(share);
                 Task {
                     index,
                     what: format!("share {name}"),

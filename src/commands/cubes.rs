@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use grundy::Game;
+use grundy::io::file_name;
 use grundy::sat::bounds::Band;
 use grundy::sat::cubes::{Conquer, Cube, Ledger, Verdict, conquer};
 
@@ -300,9 +301,7 @@ impl Campaign {
         let ladder_path = Ladder::path_beside(&self.out, self.p, self.name());
         let _lock = Ladder::lock(&ladder_path)?;
         let mut ladder = self.open_ladder(&ladder_path)?;
-        let name = path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let name = file_name(path);
         if ladder.record_band(
             band,
             answer,
@@ -609,11 +608,6 @@ fn certify_prover(
         SolverKind::Varisat => Prover::Varisat,
         SolverKind::Splr => bail!("--prover splr: splr writes no proofs (cadical or varisat)"),
     })
-}
-
-fn file_name(path: &Path) -> String {
-    path.file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
 }
 
 /// What a certification found, in one line.

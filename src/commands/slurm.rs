@@ -357,9 +357,7 @@ fn deal_shares(deal: &[String], ledger: &std::path::Path) -> Result<Vec<PathBuf>
     use grundy::sat::cubes::Ledger;
     run_args(deal)?;
     let dealt = Ledger::read(ledger)?.with_context(|| format!("{}: gone", ledger.display()))?;
-    let name = ledger
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let name = grundy::io::file_name(ledger);
     let this_deal = format!("{name} deal {} ", dealt.deals);
     Ok(dealt
         .shares

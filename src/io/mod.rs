@@ -55,6 +55,13 @@ pub fn read_json_if_present<T: serde::de::DeserializeOwned>(
         .map_err(|e| format!("not {what}: {e}"))
 }
 
+/// The last part of `path` as text (lossy), empty when it has none: how results files name
+/// each other (a rung its ledger, a certificate its ledger, a task its share).
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
 /// Writes `value` to `path` atomically as indented JSON with a final newline.
 ///
 /// # Errors
@@ -129,10 +136,7 @@ pub fn write_atomic(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = file_name(path);
     let tmp = tempfile::Builder::new()
         .prefix(&format!(".{name}."))
         .suffix(".tmp")

@@ -64,25 +64,18 @@ fn header(ledger: &Ledger) -> String {
 /// it. Returns the log's new length in bytes.
 ///
 /// # Errors
-/// The log is shorter than the ledger says (corrupt), or cannot be read or written.
+/// The log is shorter than the ledger says ([`check_log`]), or cannot be written.
 pub fn append_regions(ledger_path: &Path, ledger: &Ledger) -> Result<u64, String> {
+    check_log(ledger_path, ledger)?;
     let path = log_path(ledger_path);
     let fail = |e: std::io::Error| format!("region log {}: {e}", path.display());
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
-        .read(true)
         .write(true)
         .open(&path)
         .map_err(fail)?;
-    let len = file.metadata().map_err(fail)?.len();
     let counted = ledger.region_log_bytes;
-    if len < counted {
-        return Err(format!(
-            "region log {}: {len} bytes, shorter than the {counted} the ledger counts (corrupt)",
-            path.display()
-        ));
-    }
     file.set_len(counted).map_err(fail)?;
     file.seek(SeekFrom::End(0)).map_err(fail)?;
     let mut text = String::new();
@@ -98,8 +91,9 @@ pub fn append_regions(ledger_path: &Path, ledger: &Ledger) -> Result<u64, String
     Ok(counted + text.len() as u64)
 }
 
-/// Checks that the region log beside `ledger_path` holds at least what `ledger` counts (a run
-/// would otherwise fail at its first save, a minute of work lost).
+/// Checks that the region log beside `ledger_path` holds at least what `ledger` counts: before
+/// each append, and before a campaign solves (else it would fail at its first save, a minute of
+/// work lost).
 ///
 /// # Errors
 /// The log is missing or shorter than counted.
@@ -467,9 +461,7 @@ fn prove_one(
 pub fn read_certificate(ledger_path: &Path, ledger: &Ledger) -> Result<Certificate, String> {
     let path = certificate_path(ledger_path);
     let fresh = Certificate {
-        ledger: ledger_path
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+        ledger: crate::io::file_name(ledger_path),
         fingerprint: ledger.fingerprint.clone(),
         ..Certificate::default()
     };
@@ -501,11 +493,16 @@ pub fn examine_cover(
     let (root, open) = ledger.cubes()?;
     let pieces = uncovered(&root, regions, MAX_PIECES);
     cert.uncovered_share = pieces.as_deref().map(total);
-    cert.uncovered_pieces = pieces.map_or(0, |p| p.len() as u64);
-    let logged_or_open: Vec<Cube> = regions.iter().chain(&open).cloned().collect();
-    cert.unlogged_share = uncovered(&root, &logged_or_open, MAX_PIECES)
-        .as_deref()
-        .map(total);
+    cert.uncovered_pieces = pieces.as_ref().map_or(0, |p| p.len() as u64);
+    // What no region covers, less the open cubes: the regions are not walked a second time.
+    let unlogged: Option<Option<Vec<Vec<Cube>>>> = pieces.map(|pieces| {
+        (pieces.iter())
+            .map(|piece| uncovered(piece, &open, MAX_PIECES))
+            .collect()
+    });
+    cert.unlogged_share = unlogged
+        .flatten()
+        .map(|parts| parts.iter().map(|p| total(p)).fold(0.0, |a, b| a + b));
     cert.certified = ledger.verdict() == super::cubes::Verdict::Unsat
         && cert.checked == regions.len() as u64
         && cert.uncovered_pieces == 0
