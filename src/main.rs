@@ -404,6 +404,11 @@ struct CubesArgs {
     /// (the regions it held, and the share they refuted, can then not be certified).
     #[arg(long, conflicts_with_all = ["certify", "deal", "gather"])]
     drop_region_log: bool,
+    /// Put the share refuted with no region logged (before logging began, or under a dropped
+    /// log) back among the open cubes, to be refuted again with its regions logged, then run
+    /// on: the campaign's answer can then be certified.
+    #[arg(long, conflicts_with_all = ["climb", "certify", "deal", "gather"])]
+    reopen_unlogged: bool,
     /// With --certify: the solver that proves each region. cadical writes DRAT for the
     /// checker in GRUNDY_DRAT_CHECKER (a third party's); varisat writes its own proofs,
     /// checked in-process by varisat-checker, about 12 times faster on Officers' regions.

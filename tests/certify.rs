@@ -249,3 +249,72 @@ fn a_region_log_shorter_than_its_ledger_is_refused() {
     let regions = read_regions(&ledger_path, &ledger).unwrap();
     assert_eq!(regions.len() as u64, ledger.logged_regions);
 }
+
+/// A campaign whose log was lost part way cannot be certified, until `--reopen-unlogged` puts
+/// the share refuted with no logged region back among its open cubes: refuted again, the band
+/// is certified (the certificate going on from the regions it had checked). A second reopening
+/// finds nothing, and a ledger with shares dealt out is refused in one line.
+#[test]
+fn a_band_refuted_partly_unlogged_is_certified_after_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
+    let calls = [
+        "--band",
+        "0..40",
+        "--conflicts",
+        "1",
+        "--threads",
+        "2",
+        "--calls",
+    ];
+    let run = |extra: &[&str]| crate::bounds::p4_cubes(&out, &[&calls[..], extra].concat());
+    assert!(run(&["6"]).status.success());
+    // Shares out: their part of the band lies in no cube here, so nothing is reopened.
+    assert!(run(&["1", "--deal", "2"]).status.success());
+    let said = failed_in_one_line(&run(&["1", "--reopen-unlogged"]), "reopen with shares out");
+    assert!(said.contains("gather them first"), "{said}");
+    assert!(run(&["1", "--gather"]).status.success());
+    // The log is lost: the campaign goes on with a new one, and ends UNSAT.
+    std::fs::remove_file(grundy::sat::certify::log_path(&ledger_path)).unwrap();
+    let before = Ledger::read(&ledger_path).unwrap().unwrap();
+    assert!(before.refuted_share > 0.0 && before.verdict() == Verdict::Open);
+    assert!(run(&["2", "--drop-region-log"]).status.success());
+    let ledger = refuted_in_runs(&out);
+    assert_eq!(ledger.verdict(), Verdict::Unsat);
+    let certified = |what: &str| {
+        let run = certify(&out, &["--prover", "varisat"], None);
+        assert!(run.status.success(), "{what}: {run:?}");
+        read_certificate(&ledger_path)
+    };
+    let lost = certified("with the first log lost");
+    let unlogged = lost.unlogged_share.unwrap();
+    assert!(unlogged > 0.0 && !lost.certified, "{lost:?}");
+    // Reopened: the unlogged share goes back to the open cubes, and is refuted again.
+    let reopen = run(&["4", "--reopen-unlogged"]);
+    assert!(reopen.status.success(), "{reopen:?}");
+    assert!(String::from_utf8_lossy(&reopen.stderr).contains("refuted with no region logged"));
+    let ledger = refuted_in_runs(&out);
+    assert_eq!(ledger.verdict(), Verdict::Unsat);
+    assert!(
+        (ledger.reopened_share - unlogged).abs() < 1e-12,
+        "{ledger:?}"
+    );
+    assert!(
+        ledger
+            .progress_line()
+            .contains("reopened to log its regions")
+    );
+    let cert = certified("after reopening");
+    assert!(
+        cert.certified && cert.unlogged_share == Some(0.0),
+        "{cert:?}"
+    );
+    assert!(cert.checked > lost.checked && lost.checked > 0);
+    let again = run(&["1", "--reopen-unlogged"]);
+    assert!(String::from_utf8_lossy(&again.stderr).contains("nothing to reopen"));
+    assert_eq!(
+        Ledger::read(&ledger_path).unwrap().unwrap().verdict(),
+        Verdict::Unsat
+    );
+}

@@ -56,8 +56,12 @@ fn one_campaign(
         return c.certify(&path, args.prover, args.threads.unwrap_or(1), deadline);
     }
     let _lock = Ledger::lock(&path)?;
-    let announce = deal.is_none() && !gather;
+    // A reopening says where the campaign stands once it is done.
+    let announce = deal.is_none() && !gather && !args.reopen_unlogged;
     let mut ledger = c.continue_ledger(&path, within.is_some(), announce, gather)?;
+    if args.reopen_unlogged {
+        reopen_unlogged(&path, &mut ledger)?;
+    }
     if let Some(k) = deal {
         deal_cubes(&path, &mut ledger, k, c.solving(), &c.game, c.p)?;
         return Ok(Verdict::Open);
@@ -588,6 +592,36 @@ fn keep_region_log(path: &Path, ledger: &mut Ledger, drop: bool) -> Result<()> {
         |a| format!("set aside as {}", a.display()),
     );
     eprintln!("grundy: {reason}; {aside}, a new log begins ({dropped} regions dropped)");
+    Ok(())
+}
+
+/// `--reopen-unlogged`: the share of the ledger at `path` refuted with no region logged goes
+/// back among its open cubes, and the ledger is saved at once (the run that follows may be
+/// stopped before its first save).
+fn reopen_unlogged(path: &Path, ledger: &mut Ledger) -> Result<()> {
+    use grundy::sat::certify;
+    let fail = |reason: String| anyhow::anyhow!("{}: cannot reopen: {reason}", path.display());
+    let regions = certify::read_regions(path, ledger).map_err(fail)?;
+    let pieces = certify::reopen_unlogged(ledger, &regions).map_err(fail)?;
+    if pieces.is_empty() {
+        eprintln!("grundy: nothing to reopen: every refuted part has its regions logged");
+    } else {
+        let share: f64 = pieces.iter().map(Cube::share).sum();
+        let of = if ledger.band.is_some() { "band" } else { "box" };
+        eprintln!(
+            "grundy: reopened {} cube{} ({:.4}% of the {of}) refuted with no region logged; \
+             they are refuted again with their regions logged",
+            pieces.len(),
+            if pieces.len() == 1 { "" } else { "s" },
+            100.0 * share / ledger.root_share()
+        );
+        ledger.save(path)?;
+    }
+    eprintln!(
+        "grundy: continuing {}: {}",
+        path.display(),
+        ledger.progress_line()
+    );
     Ok(())
 }
 

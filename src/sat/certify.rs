@@ -480,32 +480,84 @@ pub fn read_certificate(ledger_path: &Path, ledger: &Ledger) -> Result<Certifica
     Ok(old)
 }
 
+/// Enough for every campaign measured (a few thousand regions); past it, say so.
+const MAX_PIECES: usize = 50_000_000;
+
+/// What the logged `regions` leave of `ledger`'s root: the pieces no region covers, and of
+/// those the parts in no open cube either (refuted before regions were logged, or by shares
+/// gathered without their logs). `None` where the examination grew past [`MAX_PIECES`].
+pub struct Cover {
+    pub uncovered: Option<Vec<Cube>>,
+    pub unlogged: Option<Vec<Cube>>,
+}
+
+/// Examines what the logged `regions` leave of `ledger`'s root ([`Cover`]).
+///
+/// # Errors
+/// The ledger holds a cube that does not parse.
+pub fn cover(ledger: &Ledger, regions: &[Cube]) -> Result<Cover, String> {
+    let (root, open) = ledger.cubes()?;
+    let pieces = uncovered(&root, regions, MAX_PIECES);
+    // What no region covers, less the open cubes: the regions are not walked a second time.
+    let unlogged = pieces.as_ref().and_then(|pieces| {
+        let parts: Option<Vec<Vec<Cube>>> = (pieces.iter())
+            .map(|piece| uncovered(piece, &open, MAX_PIECES))
+            .collect();
+        parts.map(|parts| parts.into_iter().flatten().collect())
+    });
+    Ok(Cover {
+        uncovered: pieces,
+        unlogged,
+    })
+}
+
+/// The summed share of disjoint `pieces`.
+fn total(pieces: &[Cube]) -> f64 {
+    pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b)
+}
+
 /// Examines whether the logged `regions` cover `ledger`'s root, into `cert`, and whether the
 /// campaign is then certified (UNSAT, every region checked, nothing uncovered).
+///
+/// # Errors
+/// The ledger holds a cube that does not parse.
 pub fn examine_cover(
     ledger: &Ledger,
     regions: &[Cube],
     cert: &mut Certificate,
 ) -> Result<(), String> {
-    /// Enough for every campaign measured (a few thousand regions); past it, say so.
-    const MAX_PIECES: usize = 50_000_000;
-    let total = |pieces: &[Cube]| pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b);
-    let (root, open) = ledger.cubes()?;
-    let pieces = uncovered(&root, regions, MAX_PIECES);
-    cert.uncovered_share = pieces.as_deref().map(total);
-    cert.uncovered_pieces = pieces.as_ref().map_or(0, |p| p.len() as u64);
-    // What no region covers, less the open cubes: the regions are not walked a second time.
-    let unlogged: Option<Option<Vec<Vec<Cube>>>> = pieces.map(|pieces| {
-        (pieces.iter())
-            .map(|piece| uncovered(piece, &open, MAX_PIECES))
-            .collect()
-    });
-    cert.unlogged_share = unlogged
-        .flatten()
-        .map(|parts| parts.iter().map(|p| total(p)).fold(0.0, |a, b| a + b));
+    let Cover {
+        uncovered,
+        unlogged,
+    } = cover(ledger, regions)?;
+    cert.uncovered_share = uncovered.as_deref().map(total);
+    cert.uncovered_pieces = uncovered.as_ref().map_or(0, |p| p.len() as u64);
+    cert.unlogged_share = unlogged.as_deref().map(total);
     cert.certified = ledger.verdict() == super::cubes::Verdict::Unsat
         && cert.checked == regions.len() as u64
         && cert.uncovered_pieces == 0
         && cert.uncovered_share.is_some();
     Ok(())
+}
+
+/// `--reopen-unlogged`: puts the part of `ledger`'s root that was refuted with no logged region
+/// back among its open cubes (last in the queue, so the cubes open now go first), to be refuted
+/// again with its regions logged; a campaign begun before regions were logged, or one whose log
+/// was dropped, can then be certified. Returns the pieces reopened.
+///
+/// # Errors
+/// The ledger has shares out or is a share (their part of the box is in no cube here), holds
+/// a pattern (nothing to certify), or its cover is too large to examine.
+pub fn reopen_unlogged(ledger: &mut Ledger, regions: &[Cube]) -> Result<Vec<Cube>, String> {
+    if ledger.share_of.is_some() || !ledger.shares.is_empty() {
+        return Err("shares are dealt out of it, or it is one: gather them first".into());
+    }
+    if ledger.pattern.is_some() {
+        return Err("it holds a pattern: there is no refutation to certify".into());
+    }
+    let pieces = cover(ledger, regions)?
+        .unlogged
+        .ok_or("the part no logged region covers is too fragmented to examine")?;
+    ledger.reopen(&pieces);
+    Ok(pieces)
 }

@@ -320,6 +320,11 @@ pub struct Ledger {
     pub logged_regions: u64,
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub region_log_bytes: u64,
+    /// Share of the box put back among the open cubes after it had been refuted with no
+    /// region logged ([`super::certify::reopen_unlogged`]), summed over every such reopening:
+    /// refuted again, it is refuted with its regions logged.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reopened_share: f64,
     /// Regions refuted since the last save ([`Cube::render`] form, in the order refuted), which
     /// [`Ledger::save`] appends to the log before it writes the ledger.
     #[serde(skip)]
@@ -454,8 +459,17 @@ impl Ledger {
                 self.elsewhere
             ),
         };
+        let reopened = match self.reopened_share {
+            0.0 => String::new(),
+            r => format!(
+                " ({:.4}% of the {} reopened to log its regions)",
+                100.0 * r / self.root_share(),
+                if self.band.is_some() { "band" } else { "box" }
+            ),
+        };
         format!(
-            "{share}, {} cubes open{out}; {} refutations, {} splits, {} calls, {:.1} s in {} run{}",
+            "{share}{reopened}, {} cubes open{out}; {} refutations, {} splits, {} calls, {:.1} s \
+             in {} run{}",
             self.open.len(),
             self.refutations,
             self.splits,
@@ -549,32 +563,37 @@ impl Ledger {
         else {
             return Ok(None);
         };
-        let (root, open) = ledger.cubes().map_err(&fail)?;
+        ledger.check_partition().map_err(fail)?;
+        Ok(Some(ledger))
+    }
+
+    /// Checks the partition invariant (module notes): every open cube inside the root, the
+    /// refuted share, the open cubes' and the share dealt out making up the root's share, and
+    /// the shares dealt out holding what the ledger says.
+    fn check_partition(&self) -> Result<(), String> {
+        let (root, open) = self.cubes()?;
         if let Some(c) = open.iter().find(|c| !root.contains(c)) {
-            return Err(fail(format!(
-                "open cube {} lies outside the root",
-                c.render()
-            )));
+            return Err(format!("open cube {} lies outside the root", c.render()));
         }
         let open_share = open.iter().map(Cube::share).sum::<f64>();
-        let covered = ledger.refuted_share + open_share + ledger.elsewhere;
+        let covered = self.refuted_share + open_share + self.elsewhere;
         if (covered - root.share()).abs() > 1e-9 * root.share().max(1e-300) {
-            return Err(fail(format!(
+            return Err(format!(
                 "corrupt: refuted {}, open {} and dealt out {} do not make up the root's share {}",
-                ledger.refuted_share,
+                self.refuted_share,
                 open_share,
-                ledger.elsewhere,
+                self.elsewhere,
                 root.share()
-            )));
+            ));
         }
-        let dealt: f64 = ledger.shares.iter().map(|s| s.portion).sum();
-        if ledger.share_of.is_none() && (dealt - ledger.elsewhere).abs() > 1e-9 {
-            return Err(fail(format!(
+        let dealt: f64 = self.shares.iter().map(|s| s.portion).sum();
+        if self.share_of.is_none() && (dealt - self.elsewhere).abs() > 1e-9 {
+            return Err(format!(
                 "corrupt: its shares hold {dealt} of the box, not the {} it dealt out",
-                ledger.elsewhere
-            )));
+                self.elsewhere
+            ));
         }
-        Ok(Some(ledger))
+        Ok(())
     }
 
     /// Takes the ledger at `path` for this process (a lock file beside it, `.NAME.lock`, held
@@ -590,17 +609,35 @@ impl Ledger {
         })
     }
 
+    /// Puts `pieces` (disjoint boxes inside the root, refuted and in no open cube) back among
+    /// the open cubes, last in the queue; their share moves from refuted to open, so the
+    /// partition of the root is kept.
+    pub fn reopen(&mut self, pieces: &[Cube]) {
+        let share = pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b);
+        let mut open: Vec<String> = pieces.iter().map(Cube::render).collect();
+        open.append(&mut self.open);
+        self.open = open;
+        self.refuted_share -= share;
+        self.reopened_share += share;
+    }
+
     /// Appends the regions refuted since the last save to the region log beside `path`
     /// (synced), then writes the ledger atomically. A crash between the two leaves a log longer
     /// than the ledger says, cut back at the next save.
     ///
+    /// A ledger that breaks the partition invariant is not written (a bug would otherwise
+    /// overwrite the last good state with one no later run can read).
+    ///
     /// # Errors
-    /// [`LedgerError`] if either cannot be written (the old ledger file stays as it was).
+    /// [`LedgerError`] if either cannot be written, or the ledger is corrupt (the old ledger
+    /// file stays as it was).
     pub fn save(&mut self, path: &Path) -> Result<(), LedgerError> {
         let fail = |reason: String| LedgerError {
             path: path.to_path_buf(),
             reason,
         };
+        self.check_partition()
+            .map_err(|e| fail(format!("not saved: {e}")))?;
         if !self.new_regions.is_empty() {
             self.region_log_bytes = super::certify::append_regions(path, self).map_err(fail)?;
             self.logged_regions += self.new_regions.len() as u64;
@@ -1224,5 +1261,38 @@ mod tests {
         let largest = live_bytes(&shifts, &cube, Rotation::LargestFirst);
         assert_eq!(largest[2], (0..=10).collect::<Vec<u8>>());
         assert_eq!((a.hi[1], b.lo[1]), (live[1][28] - 1, live[1][28]));
+    }
+
+    /// A ledger that breaks the partition is not written over the last good one; a reopening
+    /// keeps the partition (the pieces move from refuted to open).
+    #[test]
+    fn a_corrupt_ledger_is_not_saved_and_a_reopening_keeps_the_partition() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("l.json");
+        let half = Cube::parse("0:0-127", 2).unwrap();
+        let mut ledger = Ledger {
+            p: 2,
+            root: "*".into(),
+            open: vec![half.render()],
+            refuted_share: 0.5,
+            ..Ledger::default()
+        };
+        ledger.save(&path).unwrap();
+        let good = std::fs::read(&path).unwrap();
+        let mut lost = ledger.clone();
+        lost.refuted_share = 0.25;
+        let err = lost.save(&path).unwrap_err().to_string();
+        assert!(err.contains("not saved: corrupt"), "{err}");
+        assert_eq!(std::fs::read(&path).unwrap(), good);
+        // The refuted half, reopened in two pieces, last in the queue.
+        let pieces = [
+            Cube::parse("0:128-200", 2).unwrap(),
+            Cube::parse("0:201-255", 2).unwrap(),
+        ];
+        ledger.reopen(&pieces);
+        ledger.save(&path).unwrap();
+        let back = Ledger::read(&path).unwrap().unwrap();
+        assert_eq!(back.open, ["0:128-200", "0:201-255", "0:0-127"]);
+        assert!(back.refuted_share.abs() < 1e-15 && back.reopened_share == 0.5);
     }
 }
