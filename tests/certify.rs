@@ -181,12 +181,8 @@ fn certified_band(
     checked_by: &str,
 ) -> (tempfile::TempDir, Vec<Cube>) {
     assert!(Rule::officers(4).least_largest_below(40).is_none());
-    let dir = tempfile::tempdir().unwrap();
-    let periods = dir.path().join("periods.json");
-    let out = periods.to_str().unwrap();
-    // The committed periods file, so that `sat summary` has p = 4 to list.
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers/periods.json");
-    std::fs::copy(committed, &periods).unwrap();
+    let (dir, out) = with_periods_file();
+    let out = out.as_str();
     let ledger = refuted_in_runs(out);
     assert_eq!(ledger.verdict(), Verdict::Unsat);
     assert!(ledger.runs >= 2, "{}", ledger.progress_line());
@@ -209,6 +205,17 @@ fn certified_band(
         cert.checked_by
     );
     (dir, regions)
+}
+
+/// A folder holding a copy of the committed periods file (so that `sat summary` has p = 4 to
+/// list), and that file's path.
+fn with_periods_file() -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let periods = dir.path().join("periods.json");
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers/periods.json");
+    std::fs::copy(committed, &periods).unwrap();
+    let out = periods.display().to_string();
+    (dir, out)
 }
 
 fn read_certificate(ledger_path: &Path) -> Certificate {
@@ -256,8 +263,7 @@ fn a_region_log_shorter_than_its_ledger_is_refused() {
 /// finds nothing, and a ledger with shares dealt out is refused in one line.
 #[test]
 fn a_band_refuted_partly_unlogged_is_certified_after_reopening() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("periods.json").display().to_string();
+    let (dir, out) = with_periods_file();
     let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
     let calls = [
         "--band",
@@ -304,6 +310,16 @@ fn a_band_refuted_partly_unlogged_is_certified_after_reopening() {
         ledger
             .progress_line()
             .contains("reopened to log its regions")
+    );
+    // The summary says the certificate examined fewer regions than the log holds now.
+    let summary = crate::cli::grundy(&["sat", "summary", "--out", &out]);
+    let stale = format!(
+        "{} of {} regions logged then ({} now)",
+        lost.checked, lost.regions, ledger.logged_regions
+    );
+    assert!(
+        String::from_utf8_lossy(&summary.stdout).contains(&stale),
+        "{summary:?}"
     );
     let cert = certified("after reopening");
     assert!(

@@ -669,12 +669,16 @@ pub(crate) fn certificate_line(
     } else {
         "not answered yet"
     };
+    // A campaign that went on after the certification has logged more than it examined.
+    let regions = match ledger.logged_regions {
+        now if now > cert.regions => format!("{} regions logged then ({now} now)", cert.regions),
+        _ => format!("{} regions", cert.regions),
+    };
     format!(
-        "certificate {}: {} of {} regions proved (checked by {}; {:.1} MB of proofs, {:.1} s \
+        "certificate {}: {} of {regions} proved (checked by {}; {:.1} MB of proofs, {:.1} s \
          proving, {:.1} s in an external checker); {cover}; {verdict}",
         cert_path.display(),
         cert.checked,
-        cert.regions,
         match cert.checked_by.len() {
             0 => "nothing yet".to_string(),
             _ => cert.checked_by.join(", "),
