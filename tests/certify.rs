@@ -333,4 +333,24 @@ fn a_band_refuted_partly_unlogged_is_certified_after_reopening() {
         Ledger::read(&ledger_path).unwrap().unwrap().verdict(),
         Verdict::Unsat
     );
+    // A log rewritten under its certificate (two regions swapped: the same length and count)
+    // no longer matches what the certificate checked: refused in one line.
+    let log = grundy::sat::certify::log_path(&ledger_path);
+    let text = std::fs::read_to_string(&log).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    assert_ne!(lines[1], lines[2]);
+    lines.swap(1, 2);
+    std::fs::write(
+        &log,
+        lines.iter().map(|l| format!("{l}\n")).collect::<String>(),
+    )
+    .unwrap();
+    let rewritten = certify(&out, &["--prover", "varisat"], None);
+    let said = failed_in_one_line(&rewritten, "a rewritten log");
+    assert!(said.contains("dropped or rewritten"), "{said}");
+    // Dropping the log sets its certificate aside with it.
+    std::fs::remove_file(&log).unwrap();
+    assert!(run(&["1", "--drop-region-log"]).status.success());
+    let cert = grundy::sat::certify::certificate_path(&ledger_path);
+    assert!(!cert.exists() && cert.with_extension("json.dropped").exists());
 }

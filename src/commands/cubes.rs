@@ -392,7 +392,8 @@ impl Campaign {
         let cert_path = certify::certificate_path(path);
         let _lock = grundy::io::take_lock_beside(&cert_path)
             .map_err(|e| anyhow::anyhow!("{}: {e}", cert_path.display()))?;
-        let mut cert = certify::read_certificate(path, &ledger).map_err(anyhow::Error::msg)?;
+        let mut cert =
+            certify::read_certificate(path, &ledger, &regions).map_err(anyhow::Error::msg)?;
         let work_dir = path.with_extension("proofs");
         std::fs::create_dir_all(&work_dir)
             .with_context(|| format!("{}: cannot make the proof folder", work_dir.display()))?;

@@ -114,26 +114,34 @@ pub fn check_log(ledger_path: &Path, ledger: &Ledger) -> Result<(), String> {
 }
 
 /// Sets the region log beside `ledger_path` aside (renamed `NAME.regions.dropped`, numbered if
-/// that exists) and makes `ledger` count none, so regions from now on go to a new log; the
-/// refuted share the old one held can then no longer be certified. Returns where it went.
+/// that exists), and its certificate with it (`NAME.certificate.json.dropped`), and makes
+/// `ledger` count none, so regions from now on go to a new log; the refuted share the old one
+/// held can then no longer be certified (unless reopened: [`reopen_unlogged`]). Returns where
+/// the log went.
 ///
 /// # Errors
-/// The log cannot be renamed.
+/// The log or the certificate cannot be renamed.
 pub fn drop_log(ledger_path: &Path, ledger: &mut Ledger) -> Result<Option<PathBuf>, String> {
-    let path = log_path(ledger_path);
     ledger.logged_regions = 0;
     ledger.region_log_bytes = 0;
+    // The certificate of the old log goes with it (it would be refused on the new one).
+    set_aside(&certificate_path(ledger_path), "certificate")?;
+    set_aside(&log_path(ledger_path), "region log")
+}
+
+/// Renames `path`, if it exists, to `PATH.dropped` (numbered if that exists); returns where.
+fn set_aside(path: &Path, what: &str) -> Result<Option<PathBuf>, String> {
     if !path.exists() {
         return Ok(None);
     }
     let aside = (0..)
         .map(|i| match i {
-            0 => ledger_path.with_extension("regions.dropped"),
-            i => ledger_path.with_extension(format!("regions.dropped{i}")),
+            0 => PathBuf::from(format!("{}.dropped", path.display())),
+            i => PathBuf::from(format!("{}.dropped{i}", path.display())),
         })
         .find(|p| !p.exists())
         .expect("a free name");
-    std::fs::rename(&path, &aside).map_err(|e| format!("region log {}: {e}", path.display()))?;
+    std::fs::rename(path, &aside).map_err(|e| format!("{what} {}: {e}", path.display()))?;
     Ok(Some(aside))
 }
 
@@ -242,6 +250,10 @@ pub struct Certificate {
     pub regions: u64,
     /// The first `checked` regions of the log each have a proof a checker accepted.
     pub checked: u64,
+    /// [`checked_digest`] of those regions: a log dropped or rewritten since no longer matches,
+    /// and its certificate is refused. (Absent in certificates made before it was kept.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked_digest: Option<String>,
     /// The checkers that accepted them, as each names itself (one per kind of proof used).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checked_by: Vec<String>,
@@ -355,14 +367,24 @@ pub fn prove_regions(
                 }
                 // Out of time inside the call: the rest waits for the next run.
                 Proved::Timeout => {
-                    save(cert).map_err(|reason| region_error(cert.checked, regions, reason))?;
+                    save_stamped(cert, regions, save)?;
                     return Ok(());
                 }
             }
         }
-        save(cert).map_err(|reason| region_error(cert.checked, regions, reason))?;
+        save_stamped(cert, regions, save)?;
     }
     Ok(())
+}
+
+/// Gives `save` the certificate with the digest of the regions it has checked.
+fn save_stamped(
+    cert: &mut Certificate,
+    regions: &[Cube],
+    save: &mut dyn FnMut(&Certificate) -> Result<(), String>,
+) -> Result<(), RegionError> {
+    cert.checked_digest = Some(checked_digest(&regions[..cert.checked as usize]));
+    save(cert).map_err(|reason| region_error(cert.checked, regions, reason))
 }
 
 fn region_error(index: u64, regions: &[Cube], reason: String) -> RegionError {
@@ -457,8 +479,28 @@ fn prove_one(
     }))
 }
 
-/// Whether a certificate file belongs to `ledger` at `ledger_path` (else a fresh one starts).
-pub fn read_certificate(ledger_path: &Path, ledger: &Ledger) -> Result<Certificate, String> {
+/// The CRC-32 of `regions` as the log writes them (one a line), in hex: what a certificate's
+/// checked prefix was proved on.
+pub fn checked_digest(regions: &[Cube]) -> String {
+    let mut crc = crc32fast::Hasher::new();
+    for region in regions {
+        crc.update(region.render().as_bytes());
+        crc.update(b"\n");
+    }
+    format!("{:08x}", crc.finalize())
+}
+
+/// The certificate beside `ledger_path` if it belongs to `ledger` and its logged `regions`,
+/// else a fresh one when there is none.
+///
+/// # Errors
+/// The file cannot be read, or was made for another encoding, a longer log, or a log whose
+/// first regions differ from those it checked (dropped or rewritten since).
+pub fn read_certificate(
+    ledger_path: &Path,
+    ledger: &Ledger,
+    regions: &[Cube],
+) -> Result<Certificate, String> {
     let path = certificate_path(ledger_path);
     let fresh = Certificate {
         ledger: crate::io::file_name(ledger_path),
@@ -471,9 +513,14 @@ pub fn read_certificate(ledger_path: &Path, ledger: &Ledger) -> Result<Certifica
     else {
         return Ok(fresh);
     };
-    if old.fingerprint != ledger.fingerprint || old.checked > ledger.logged_regions {
+    let checked = usize::try_from(old.checked).unwrap_or(usize::MAX);
+    let same_log = regions.get(..checked).is_some_and(|prefix| {
+        (old.checked_digest.as_ref()).is_none_or(|d| *d == checked_digest(prefix))
+    });
+    if old.fingerprint != ledger.fingerprint || !same_log {
         return Err(format!(
-            "{}: made for another encoding or a longer region log; remove it to start again",
+            "{}: made for another encoding, or a region log other than this one (longer, \
+             dropped or rewritten); remove it to start again",
             path.display()
         ));
     }
