@@ -156,6 +156,17 @@ fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
     forge_log(&ledger_path, &["*", &first]);
     let refused = failed_in_one_line(&certify(&out, &varisat, None), "a forged log");
     assert!(refused.contains("region 0 (*)") && refused.contains("varisat finds a model"));
+    // A ledger whose box is narrower than its band's would certify less than the rung says.
+    let kept = std::fs::read(&ledger_path).unwrap();
+    let mut narrowed: serde_json::Value = serde_json::from_slice(&kept).unwrap();
+    let mut root = Cube::parse(narrowed["root"].as_str().unwrap(), 4).unwrap();
+    root.hi[1] = root.lo[1];
+    narrowed["root"] = serde_json::json!(root.render());
+    narrowed["refuted_share"] = serde_json::json!(root.share());
+    std::fs::write(&ledger_path, serde_json::to_vec(&narrowed).unwrap()).unwrap();
+    let refused = failed_in_one_line(&certify(&out, &varisat, None), "a narrowed box");
+    assert!(refused.contains("a band's own box"), "{refused}");
+    std::fs::write(&ledger_path, kept).unwrap();
     let no_checker = failed_in_one_line(&certify(&out, &[], None), "no checker");
     assert!(no_checker.contains("needs an independent DRAT checker"));
     let splr = failed_in_one_line(&certify(&out, &["--prover", "splr"], None), "splr");

@@ -386,6 +386,16 @@ impl Campaign {
         if let Some(reason) = ledger.refuses(&self.fresh) {
             bail!("{}: {reason}", path.display());
         }
+        // The certificate speaks of the root: a band's must be the band's box, a campaign
+        // inside a cube is certified only with that cube named (`--within`).
+        if ledger.root != self.fresh.root {
+            bail!(
+                "{}: its box is {}, not {} (a band's own box, or the cube --within names)",
+                path.display(),
+                ledger.root,
+                self.fresh.root
+            );
+        }
         let regions = certify::read_regions(path, &ledger).map_err(anyhow::Error::msg)?;
         let checker = std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).unwrap_or_default();
         let prover = certify_prover(prover, &checker)?;
