@@ -2,6 +2,7 @@
 //! checked in-process by varisat-checker), to compare the two routes of `--certify`:
 //! `cargo run --release --example region_probe -- LEDGER INDEX`. The CNF is the certificate's:
 //! the encoding with a largest value first, regions before INDEX negated, INDEX's bounds as units.
+//! With `GRUNDY_DRAT_CHECKER` set, CaDiCaL's proof is also checked by that command, timed.
 use grundy::sat::CollectClauses;
 use grundy::sat::solve::{SolverKind, solve_with_proof_checked_by};
 use std::time::Instant;
@@ -39,8 +40,22 @@ fn main() {
             kind.name(),
             matches!(answer, grundy::sat::solve::Answer::Unsat),
             started.elapsed().as_secs_f64(),
-            note.and_then(|n| n.checked_by),
+            note.as_ref().and_then(|n| n.checked_by.clone()),
             bytes as f64 / 1e6
         );
+        // CaDiCaL's DRAT through the external checker, when one is set.
+        let checker = std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).unwrap_or_default();
+        if let (Some(n), false) = (note.filter(|n| n.format == "drat"), checker.is_empty()) {
+            let started = Instant::now();
+            let checked = grundy::sat::solve::check_drat_proof(
+                &checker,
+                std::path::Path::new(&n.cnf),
+                std::path::Path::new(&n.proof),
+            );
+            println!(
+                "  checked by {checked:?} in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
     }
 }

@@ -183,6 +183,16 @@ fn a_band_is_certified_by_drat_proofs_that_dratify_accepts() {
     certified_band(&[], Some(&checker), "dratify");
 }
 
+/// The same band certified by CaDiCaL's DRAT proofs, each checked by rate (a third party's
+/// checker in Rust, several times faster than dratify on Officers' proofs).
+#[test]
+fn a_band_is_certified_by_drat_proofs_that_rate_accepts() {
+    let Some(checker) = crate::sat::rate_checker() else {
+        return;
+    };
+    certified_band(&[], Some(&checker), "rate");
+}
+
 /// Band 0..40 of p = 4 (no pattern there, by the brute force) refuted in several runs and
 /// certified by `sat cubes --certify` with `extra` and `checker`: every region checked by a
 /// checker whose name starts with `checked_by`. Returns the folder and the logged regions.

@@ -982,12 +982,15 @@ fn cadical_drat_proofs_pass_an_independent_checker() {
         .filter(|&i| !lines[i].starts_with('d'))
         .collect();
     assert!(lemmas.len() > 10, "a proof of {} lemmas", lemmas.len());
-    std::fs::write(proof, lines[..lemmas[lemmas.len() / 2]].join("\n")).unwrap();
-    assert!(check_drat_proof(&command, cnf, proof).is_err());
-    std::fs::write(proof, "").unwrap();
-    assert!(check_drat_proof(&command, cnf, proof).is_err());
-    std::fs::write(proof, &text).unwrap();
-    assert!(check_drat_proof(&command, cnf, proof).is_ok());
+    // The same for rate behind encodings/check_drat_rate.sh, where it is installed.
+    for command in std::iter::once(command).chain(rate_checker()) {
+        std::fs::write(proof, lines[..lemmas[lemmas.len() / 2]].join("\n")).unwrap();
+        assert!(check_drat_proof(&command, cnf, proof).is_err(), "{command}");
+        std::fs::write(proof, "").unwrap();
+        assert!(check_drat_proof(&command, cnf, proof).is_err(), "{command}");
+        std::fs::write(proof, &text).unwrap();
+        assert!(check_drat_proof(&command, cnf, proof).is_ok(), "{command}");
+    }
 }
 
 #[test]
@@ -1592,6 +1595,27 @@ fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
 /// The external DRAT checker's command: dratify (PyPI, a DRAT checker written apart from any
 /// solver), which `.ci/run` installs and names (encodings/check_drat.py) in GRUNDY_DRAT_CHECKER.
 /// `None` (the test skips) outside CI when it is not set; CI without it fails.
+/// rate (crates.io, a DRAT checker in Rust by a third party) behind
+/// `encodings/check_drat_rate.sh`, when `RATE` names it or it is on PATH: `.ci/run` installs it.
+/// `None` (the test skips) outside CI without it; CI without it fails.
+pub(crate) fn rate_checker() -> Option<String> {
+    let rate = std::env::var("RATE").unwrap_or_else(|_| "rate".into());
+    let found = std::process::Command::new(&rate)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must install rate (see .ci/run)"
+        );
+        eprintln!("skipped: rate is not installed (cargo install rate; RATE=its path)");
+        return None;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings/check_drat_rate.sh");
+    Some(format!("sh {}", script.display()))
+}
+
 pub(crate) fn drat_checker() -> Option<String> {
     use grundy::sat::solve::DRAT_CHECKER_VAR;
     let command = std::env::var(DRAT_CHECKER_VAR).ok();

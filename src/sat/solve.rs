@@ -411,33 +411,12 @@ pub fn solve_with_proof_checked_by(
         solver: kind.name(),
         reason,
     };
-    let with_ext = |ext: &str| {
-        let mut s = stem.as_os_str().to_owned();
-        s.push(ext);
-        std::path::PathBuf::from(s)
-    };
-    let cnf_path = with_ext(".cnf");
-    let (answer, proof_path, format, checked_by) = match kind {
-        SolverKind::Cadical => {
-            let path = with_ext(".drat");
-            let run = CadicalRun {
-                proof: Some(&path),
-                ..CadicalRun::default()
-            };
-            let answer = solve_cadical_with(cnf, timeout, &run).map_err(|e| fail(e.to_string()))?;
-            (answer, path, "drat", None)
-        }
-        SolverKind::Varisat => {
-            let path = with_ext(".varisat");
-            let answer = run_varisat(cnf, Some(&path)).map_err(fail)?;
-            let checked = match answer {
-                Answer::Unsat => Some(check_varisat_proof(cnf, &path).map_err(fail)?),
-                _ => None,
-            };
-            (answer, path, "varisat", checked)
-        }
-        SolverKind::Splr => return Ok((solve(kind, cnf, timeout)?, None)),
-    };
+    if kind == SolverKind::Splr {
+        return Ok((solve(kind, cnf, timeout)?, None));
+    }
+    let cnf_path = with_extension(stem, ".cnf");
+    let (answer, proof_path, format, checked_by) =
+        run_writing_proof(kind, cnf, timeout, stem).map_err(fail)?;
     if answer != Answer::Unsat {
         let _ = std::fs::remove_file(&proof_path);
         return Ok((answer, None));
@@ -461,6 +440,44 @@ pub fn solve_with_proof_checked_by(
             checked_by,
         }),
     ))
+}
+
+/// `stem` with `ext` appended (`stem` may hold dots of its own).
+fn with_extension(stem: &std::path::Path, ext: &str) -> std::path::PathBuf {
+    let mut s = stem.as_os_str().to_owned();
+    s.push(ext);
+    std::path::PathBuf::from(s)
+}
+
+/// CaDiCaL or varisat on `cnf`, writing its proof beside `stem`: the answer, the proof's path
+/// and format, and (varisat) the in-process checker that accepted it.
+fn run_writing_proof(
+    kind: SolverKind,
+    cnf: &Cnf,
+    timeout: Option<Duration>,
+    stem: &std::path::Path,
+) -> Result<(Answer, std::path::PathBuf, &'static str, Option<String>), String> {
+    match kind {
+        SolverKind::Cadical => {
+            let path = with_extension(stem, ".drat");
+            let run = CadicalRun {
+                proof: Some(&path),
+                ..CadicalRun::default()
+            };
+            let answer = solve_cadical_with(cnf, timeout, &run).map_err(|e| e.to_string())?;
+            Ok((answer, path, "drat", None))
+        }
+        SolverKind::Varisat => {
+            let path = with_extension(stem, ".varisat");
+            let answer = run_varisat(cnf, Some(&path))?;
+            let checked = match answer {
+                Answer::Unsat => Some(check_varisat_proof(cnf, &path)?),
+                _ => None,
+            };
+            Ok((answer, path, "varisat", checked))
+        }
+        SolverKind::Splr => Err("splr writes no proofs".into()),
+    }
 }
 
 /// The environment variable naming an external DRAT checker (a command and its arguments,

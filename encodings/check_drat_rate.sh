@@ -1,0 +1,27 @@
+#!/bin/sh
+# Checks a DRAT proof of unsatisfiability with rate (crates.io: `cargo install rate`), a DRAT
+# checker in Rust by a third party (Johannes Altmanninger), independent of the solver.
+#
+# Usage: check_drat_rate.sh CNF PROOF. Prints one line; exit 0 when rate verifies the proof, 1
+# when it refuses it, 2 when rate is missing. The command rate is found on PATH, or set RATE to
+# its path. For `grundy sat --proof-dir` and `grundy sat cubes --certify`:
+#   GRUNDY_DRAT_CHECKER="sh encodings/check_drat_rate.sh"
+rate=${RATE:-rate}
+if ! command -v "$rate" >/dev/null 2>&1; then
+    echo "rate is not installed: cargo install rate (or set RATE to its path)" >&2
+    exit 2
+fi
+if [ $# -ne 2 ]; then
+    echo "usage: check_drat_rate.sh CNF PROOF" >&2
+    exit 2
+fi
+out=$("$rate" "$1" "$2" 2>&1)
+status=$?
+if [ $status -eq 0 ] && printf '%s\n' "$out" | grep -qx 's VERIFIED'; then
+    "$rate" --version | head -n 1
+    exit 0
+fi
+# rate's own reason: its last comment line before the verdict.
+reason=$(printf '%s\n' "$out" | grep '^c ' | grep -v ':  ' | tail -n 1 | sed 's/^c //')
+echo "refused by rate (exit $status): ${reason:-no verdict}"
+exit 1
