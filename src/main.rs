@@ -460,6 +460,11 @@ struct BoundsArgs {
     /// GRUNDY_DRAT_CHECKER names a checker.
     #[arg(long)]
     proof_dir: Option<PathBuf>,
+    /// Climb no further: give every refuted rung the ladder's bound rests on a DRAT proof in
+    /// --proof-dir, checked by GRUNDY_DRAT_CHECKER (rungs proved already, and bands answered by
+    /// cube campaigns, which `sat cubes --certify` proves, are skipped). --timeout is per rung.
+    #[arg(long, requires = "proof_dir")]
+    prove_chain: bool,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]

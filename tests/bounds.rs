@@ -2,10 +2,11 @@
 //! patterns built from mvr's rare table (third-party data), resuming, and bad input.
 
 use std::collections::HashSet;
+use std::process::Command;
 
 use serde_json::Value as Json;
 
-use crate::cli::{fails_with_one_line, grundy};
+use crate::cli::{failed_in_one_line, fails_with_one_line, grundy};
 use crate::sat::{riley, riley_status};
 use crate::shared::read_reference;
 
@@ -635,4 +636,77 @@ fn a_band_dealt_into_shares_merges_into_the_ladder() {
     let campaign = ladder_json(&dir.path().join("cubes-p4-feasible-band0-128.json"));
     assert_eq!(campaign["shares"].as_array().map_or(0, Vec::len), 0);
     assert_eq!(campaign["band"]["below"], 128);
+}
+
+/// `sat bounds --prove-chain` gives every rung the bound rests on a DRAT proof that rate (or
+/// dratify) accepts, saving each; a rung the ladder wrongly calls UNSAT (forged over a pattern
+/// the brute force finds) is caught by its model, in one line, after the
+/// true rungs below it were proved; without a checker it does not start.
+#[test]
+fn every_rung_a_bound_rests_on_gets_a_checked_proof_and_a_false_one_is_caught() {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let climb = [
+        "sat", "bounds", "officers", "--p", "4", "--from", "8", "--step", "8", "--to", "64",
+        "--out", &out,
+    ];
+    assert!(grundy(&climb).status.success());
+    let rule = Rule::officers(4);
+    assert!(rule.least_largest_below(64).is_none());
+    // A pattern with every value below 136 (the brute force finds one): the band 64..136
+    // holds it, since none lies below 64.
+    let top = 136;
+    assert!(rule.least_largest_below(top).is_some());
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let mut ladder = ladder_json(&ladder_path);
+    let rungs = ladder["rungs"].as_array().unwrap().len();
+    assert!(rungs >= 4, "{ladder}");
+    let honest = ladder.clone();
+    ladder["rungs"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "from": 64, "below": top, "largest_first": true, "answer": "unsat", "seconds": 0.0
+        }));
+    std::fs::write(&ladder_path, serde_json::to_vec(&ladder).unwrap()).unwrap();
+    let proofs = dir.path().join("proofs").display().to_string();
+    let prove = |checker: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
+        cmd.args(&climb[..5])
+            .args(["--prove-chain", "--proof-dir", &proofs, "--out", &out]);
+        match checker {
+            Some(c) => cmd.env(DRAT_CHECKER_VAR, c),
+            None => cmd.env_remove(DRAT_CHECKER_VAR),
+        };
+        cmd.output().unwrap()
+    };
+    let said = failed_in_one_line(&prove(None), "no checker");
+    assert!(said.contains("needs an independent DRAT checker"), "{said}");
+    let said = failed_in_one_line(&prove(Some(&checker)), "a forged rung");
+    assert!(said.contains("the ladder is wrong"), "{said}");
+    // The true rungs below it were proved and saved, each by the checker.
+    let proved = ladder_json(&ladder_path);
+    for rung in &proved["rungs"].as_array().unwrap()[..rungs] {
+        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
+        assert!(
+            by.starts_with("rate") || by.starts_with("dratify"),
+            "{rung}"
+        );
+    }
+    // Without the forged rung, nothing is left to prove and the summary says so.
+    let mut mended = honest;
+    mended["rungs"] = serde_json::json!(proved["rungs"].as_array().unwrap()[..rungs]);
+    std::fs::write(&ladder_path, serde_json::to_vec(&mended).unwrap()).unwrap();
+    let again = prove(Some(&checker));
+    assert!(again.status.success(), "{again:?}");
+    let all = format!("{rungs} of the {rungs} rungs it rests on with a checked proof");
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains(&all),
+        "{again:?}"
+    );
+    assert!(String::from_utf8_lossy(&again.stdout).contains("0 rungs proved now"));
 }

@@ -23,6 +23,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         seed,
         preset,
         proof_dir,
+        prove_chain,
         incremental,
         threads,
         ladder,
@@ -44,15 +45,20 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         bail!("{}: its pattern fails: {reason}", path.display());
     }
     let proof_stem = proof_dir.map(|dir| proof_stem(&q, &dir)).transpose()?;
-    let settings = RungSettings {
-        timeout,
-        seed,
-        preset,
-        proof_stem,
-        incremental,
-        threads,
-    };
-    climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
+    match (prove_chain, proof_stem) {
+        (true, Some(stem)) => prove_chain_showing_rungs(&q, &mut ladder, &stem, timeout, &path)?,
+        (_, proof_stem) => {
+            let settings = RungSettings {
+                timeout,
+                seed,
+                preset,
+                proof_stem,
+                incremental,
+                threads,
+            };
+            climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
+        }
+    }
     println!(
         "p={} {}: {} (ladder {})",
         q.p,
@@ -116,6 +122,74 @@ struct RungSettings {
     threads: usize,
 }
 
+/// With rotation broken, rungs put a largest value first (bands from the refuted bound): the
+/// question's encoding with every rotation kept and a largest value put first. (The ladder
+/// keeps the fingerprint of the question's own encoding, of the same rare table.)
+fn banded_encoding(q: &Question) -> Result<Option<grundy::sat::encode::PeriodEncoding>> {
+    if !q.problem.break_rotation {
+        return Ok(None);
+    }
+    let mut e = q.problem.encode_question_rotation_kept(q.p, q.primitive)?;
+    e.put_largest_first();
+    Ok(Some(e))
+}
+
+/// `--prove-chain`: every rung the ladder's bound rests on gets a checked DRAT proof, each
+/// printed as it ends and the ladder saved after it.
+fn prove_chain_showing_rungs(
+    q: &Question,
+    ladder: &mut Ladder,
+    stem: &std::path::Path,
+    timeout: Duration,
+    path: &std::path::Path,
+) -> Result<()> {
+    use grundy::sat::bounds::{ProveChain, prove_chain};
+    if std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).is_err() {
+        bail!(
+            "--prove-chain needs an independent DRAT checker: set {} (for instance \
+             \"sh encodings/check_drat_rate.sh\", with rate from crates.io)",
+            grundy::sat::solve::DRAT_CHECKER_VAR
+        );
+    }
+    let banded = banded_encoding(q)?;
+    let run = ProveChain {
+        largest_first: banded.as_ref().unwrap_or(&q.encoding),
+        question: &q.encoding,
+        timeout: Some(timeout),
+        proof_stem: stem,
+    };
+    let mut after_rung = |l: &Ladder, i: usize| {
+        l.save(path).map_err(|e| e.to_string())?;
+        let r = &l.rungs[i];
+        let by = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
+        println!(
+            "  {}: proof checked by {}",
+            rung_words(r),
+            by.unwrap_or("nothing")
+        );
+        Ok(())
+    };
+    let (chain, before) = ladder.chain_proved();
+    let done = prove_chain(&run, ladder, &mut after_rung).map_err(anyhow::Error::msg)?;
+    let (_, after) = ladder.chain_proved();
+    let mut left = String::new();
+    if let Some(band) = done.timed_out {
+        left += &format!("; the band {band} had no answer in {timeout:?}");
+    }
+    if done.cube_bands > 0 {
+        left += &format!(
+            "; {} bands answered by cube campaigns wait for `sat cubes --band F..V --certify`",
+            done.cube_bands
+        );
+    }
+    println!(
+        "p={}: {} rungs proved now; {after} of the {chain} rungs the bound rests on have a \
+         checked proof (were {before}){left}",
+        q.p, done.proved
+    );
+    Ok(())
+}
+
 /// Climbs with a stop request relayed to the solver, printing each rung as it ends and saving
 /// the ladder after it.
 fn climb_showing_rungs(
@@ -126,17 +200,8 @@ fn climb_showing_rungs(
     path: &std::path::Path,
 ) -> Result<()> {
     let stop = AtomicBool::new(false);
-    // With rotation broken, rungs put a largest value first (bands from the refuted bound); the
-    // ladder keeps the fingerprint of the question's own encoding, of the same rare table.
     let largest_first = q.problem.break_rotation;
-    let banded = match largest_first {
-        true => {
-            let mut e = q.problem.encode_question_rotation_kept(q.p, q.primitive)?;
-            e.put_largest_first();
-            Some(e)
-        }
-        false => None,
-    };
+    let banded = banded_encoding(q)?;
     let run = Climb {
         encoding: banded.as_ref().unwrap_or(&q.encoding),
         largest_first,
@@ -158,11 +223,7 @@ fn climb_showing_rungs(
                 (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
                 (None, _) => String::new(),
             };
-            let band = match r.from {
-                0 => format!("below {}", r.below),
-                from => format!("from {from} below {}", r.below),
-            };
-            println!("  {band}: {answer} ({:.1} s{proof})", r.seconds);
+            println!("  {}: {answer} ({:.1} s{proof})", rung_words(r), r.seconds);
         }
         Ok(())
     };
@@ -173,4 +234,12 @@ fn climb_showing_rungs(
         climbed
     });
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
+}
+
+/// A rung's band in words: `below V`, or `from F below V`.
+fn rung_words(r: &grundy::sat::bounds::Rung) -> String {
+    match r.from {
+        0 => format!("below {}", r.below),
+        from => format!("from {from} below {}", r.below),
+    }
 }

@@ -90,6 +90,14 @@ pub struct Rung {
     pub preset: Preset,
 }
 
+impl Rung {
+    /// Whether an independent checker accepted this rung's proof (a DRAT proof of its CNF, or
+    /// the certificate of the cube campaign that answered it).
+    pub fn has_checked_proof(&self) -> bool {
+        self.proof.as_ref().is_some_and(|n| n.checked_by.is_some())
+    }
+}
+
 /// A band of values `from..below` (true values): the question "a pattern whose largest value
 /// lies in it?", as a rung of a ladder or as the root of a cube campaign.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -249,23 +257,36 @@ impl Ladder {
     /// rung without floor, then bands each starting at or below where the one before ended.
     /// A band whose floor no chain reaches proves nothing yet and is left out.
     pub fn chain(&self) -> Vec<&Rung> {
-        let mut chain: Vec<&Rung> = Vec::new();
+        self.chain_indices()
+            .into_iter()
+            .map(|i| &self.rungs[i])
+            .collect()
+    }
+
+    /// [`Ladder::chain`] as indices into `rungs`.
+    fn chain_indices(&self) -> Vec<usize> {
+        let mut chain = Vec::new();
         let mut reached = 0;
         loop {
-            let next = self
-                .rungs
-                .iter()
-                .filter(|r| r.answer == RungAnswer::Unsat && r.from <= reached)
-                .filter(|r| r.below > reached)
-                .max_by_key(|r| r.below);
+            let next = (0..self.rungs.len())
+                .filter(|&i| self.rungs[i].answer == RungAnswer::Unsat)
+                .filter(|&i| self.rungs[i].from <= reached && self.rungs[i].below > reached)
+                .max_by_key(|&i| self.rungs[i].below);
             match next {
-                Some(rung) => {
-                    reached = rung.below;
-                    chain.push(rung);
+                Some(i) => {
+                    reached = self.rungs[i].below;
+                    chain.push(i);
                 }
                 None => return chain,
             }
         }
+    }
+
+    /// Rungs of the chain, and those of them whose proof a checker accepted.
+    pub fn chain_proved(&self) -> (usize, usize) {
+        let chain = self.chain();
+        let checked = chain.iter().filter(|r| r.has_checked_proof()).count();
+        (chain.len(), checked)
     }
 
     /// The highest refuted bound: every pattern has a value at least this.
@@ -303,8 +324,12 @@ impl Ladder {
             let longest = tries.map(|r| r.seconds).fold(0.0, f64::max);
             format!("; below {below}: no answer in {longest:.0} s")
         });
+        let proved = match self.chain_proved() {
+            (0, _) => String::new(),
+            (n, k) => format!("; {k} of the {n} rungs it rests on with a checked proof"),
+        };
         format!(
-            "{refuted}{found}{open} ({} rungs, {seconds:.0} s)",
+            "{refuted}{found}{open} ({} rungs, {seconds:.0} s{proved})",
             self.rungs.len()
         )
     }
@@ -526,15 +551,105 @@ fn fresh_rung(
 ) -> Result<(Answer, Option<ProofNote>), String> {
     let cnf = with_units(run.encoding, units);
     if let Some(stem) = &run.proof_stem {
-        let band = match from {
-            0 => format!("below{below}"),
-            _ => format!("from{from}-below{below}"),
-        };
-        let stem = PathBuf::from(format!("{}-{band}", stem.display()));
+        let stem = rung_stem(stem, from, below);
         return super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
             .map_err(|e| e.to_string());
     }
     Ok((cadical(run, &cnf, run.timeout, run.stop)?, None))
+}
+
+/// Where the CNF and proof of the rung `from..below` go: `<stem>-below<V>` or
+/// `<stem>-from<F>-below<V>`.
+fn rung_stem(stem: &Path, from: Value, below: Value) -> PathBuf {
+    let band = match from {
+        0 => format!("below{below}"),
+        _ => format!("from{from}-below{below}"),
+    };
+    PathBuf::from(format!("{}-{band}", stem.display()))
+}
+
+/// How [`prove_chain`] runs.
+pub struct ProveChain<'a> {
+    /// The encoding of rungs with a largest value first (bands), and the question's own (whole
+    /// rungs of earlier builds, with a smallest value first or every rotation).
+    pub largest_first: &'a PeriodEncoding,
+    pub question: &'a PeriodEncoding,
+    /// Seconds a rung may take.
+    pub timeout: Option<Duration>,
+    /// Where each rung's CNF and DRAT proof go ([`rung_stem`]).
+    pub proof_stem: &'a Path,
+}
+
+/// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
+/// proof a DRAT proof: the rung asked again in a fresh CaDiCaL on its own CNF, the proof checked
+/// by the command in `GRUNDY_DRAT_CHECKER` ([`super::solve::solve_with_proof`]). Lowest first;
+/// `after_rung` sees the ladder after each (to save it, and say so). A rung answered by a cube
+/// campaign is left to `grundy sat cubes --certify`. Stops at the first rung with no answer in
+/// `timeout` (it keeps no proof).
+///
+/// # Errors
+/// A line if a rung that the ladder says is UNSAT has a model now (the ladder is wrong), or
+/// the solver, the checker or `after_rung` fails.
+pub fn prove_chain(
+    run: &ProveChain,
+    ladder: &mut Ladder,
+    after_rung: &mut dyn FnMut(&Ladder, usize) -> Result<(), String>,
+) -> Result<ChainProofs, String> {
+    let mut done = ChainProofs::default();
+    for i in ladder.chain_indices() {
+        let rung = &ladder.rungs[i];
+        if rung.has_checked_proof() {
+            continue;
+        }
+        if rung.cubes.is_some() {
+            done.cube_bands += 1;
+            continue;
+        }
+        let (from, below) = (rung.from, rung.below);
+        let e = if rung.largest_first {
+            run.largest_first
+        } else {
+            run.question
+        };
+        let mut units = rung_units(e, below)?;
+        if rung.largest_first {
+            units.extend(floor_unit(e, from));
+        }
+        let stem = rung_stem(run.proof_stem, from, below);
+        let cnf = with_units(e, &units);
+        let (answer, note) =
+            super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
+                .map_err(|e| e.to_string())?;
+        match answer {
+            Answer::Timeout => {
+                done.timed_out = Some(Band { from, below });
+                break;
+            }
+            Answer::Sat(_) => {
+                return Err(format!(
+                    "the rung from {from} below {below} is UNSAT in the ladder, but CaDiCaL \
+                     finds a model of it: the ladder is wrong"
+                ));
+            }
+            Answer::Unsat => {
+                ladder.rungs[i].proof = note;
+                done.proved += 1;
+                after_rung(ladder, i)?;
+            }
+        }
+    }
+    Ok(done)
+}
+
+/// What [`prove_chain`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChainProofs {
+    /// Rungs given a proof now.
+    pub proved: usize,
+    /// Bands of the chain answered by cube campaigns with no certificate yet (left alone).
+    pub cube_bands: usize,
+    /// The rung that had no answer in the time allowed (the rest were not tried).
+    pub timed_out: Option<Band>,
 }
 
 /// The encoding's clauses with `units` added.
