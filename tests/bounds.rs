@@ -696,7 +696,12 @@ fn every_rung_a_bound_rests_on_gets_a_checked_proof_and_a_false_one_is_caught() 
             by.starts_with("rate") || by.starts_with("dratify"),
             "{rung}"
         );
+        // Checked, the files are removed and the note keeps their names only.
+        let name = rung["proof"]["proof"].as_str().unwrap();
+        assert!(!name.contains('/') && name.ends_with(".drat"), "{rung}");
     }
+    let left = std::fs::read_dir(&proofs).unwrap().count();
+    assert_eq!(left, 0, "proof files left in {proofs}");
     // Without the forged rung, nothing is left to prove and the summary says so.
     let mut mended = honest;
     mended["rungs"] = serde_json::json!(proved["rungs"].as_array().unwrap()[..rungs]);

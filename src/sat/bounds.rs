@@ -632,13 +632,30 @@ pub fn prove_chain(
                 ));
             }
             Answer::Unsat => {
-                ladder.rungs[i].proof = note;
+                ladder.rungs[i].proof = note.map(drop_checked_files);
                 done.proved += 1;
                 after_rung(ladder, i)?;
             }
         }
     }
     Ok(done)
+}
+
+/// A checked proof's CNF and DRAT files removed (proofs of hard rungs run to gigabytes, and
+/// the check is what counts; `--prove-chain` makes them again), the note keeping their names
+/// only; an unchecked one is left as it is.
+fn drop_checked_files(note: ProofNote) -> ProofNote {
+    if note.checked_by.is_none() {
+        return note;
+    }
+    let _ = std::fs::remove_file(&note.cnf);
+    let _ = std::fs::remove_file(&note.proof);
+    ProofNote {
+        cnf: crate::io::file_name(Path::new(&note.cnf)),
+        proof: crate::io::file_name(Path::new(&note.proof)),
+        format: "drat, removed once checked".into(),
+        checked_by: note.checked_by,
+    }
 }
 
 /// What [`prove_chain`] did.
