@@ -30,7 +30,8 @@ fn main() {
     for kind in [SolverKind::Cadical, SolverKind::Varisat] {
         let started = Instant::now();
         let stem = dir.path().join(kind.name());
-        let (answer, note) = solve_with_proof_checked_by(kind, &cnf, None, &stem, None).unwrap();
+        let (answer, note) =
+            solve_with_proof_checked_by(kind, &cnf, None, &stem, None, None).unwrap();
         let bytes = note
             .as_ref()
             .and_then(|n| std::fs::metadata(&n.proof).ok())

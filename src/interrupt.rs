@@ -62,3 +62,15 @@ pub fn relay_when(asked: impl Fn() -> bool, stop: &AtomicBool) {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// Runs `work` with a flag that rises on a stop request (relayed on a thread beside it), for
+/// work that ends when the flag rises; the relay ends when `work` returns.
+pub fn with_stop_flag<T>(work: impl FnOnce(&AtomicBool) -> T) -> T {
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| relay(&stop));
+        let out = work(&stop);
+        stop.store(true, Ordering::Relaxed);
+        out
+    })
+}

@@ -2,6 +2,7 @@
 //! patterns built from mvr's rare table (third-party data), resuming, and bad input.
 
 use std::collections::HashSet;
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value as Json;
@@ -714,4 +715,61 @@ fn every_rung_a_bound_rests_on_gets_a_checked_proof_and_a_false_one_is_caught() 
         "{again:?}"
     );
     assert!(String::from_utf8_lossy(&again.stdout).contains("0 rungs proved now"));
+}
+
+/// A stop request (SIGTERM) ends `--prove-chain` within seconds, mid-rung, with exit 130: the
+/// rung running keeps no proof, and the ladder read back is whole. On p = 27's committed ladder,
+/// whose chain holds hours of rungs.
+#[test]
+fn a_stop_request_ends_prove_chain_mid_rung() {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers");
+    let ladder_path = dir.path().join("bounds-p27-feasible.json");
+    std::fs::copy(committed.join("bounds-p27-feasible.json"), &ladder_path).unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let proofs = dir.path().join("proofs").display().to_string();
+    let args = [
+        "sat",
+        "bounds",
+        "officers",
+        "--p",
+        "27",
+        "--prove-chain",
+        "--proof-dir",
+        &proofs,
+        "--timeout",
+        "3000",
+        "--out",
+        &out,
+    ];
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(args)
+        .env(DRAT_CHECKER_VAR, &checker)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(10));
+    crate::engine::send_signal(&child, "TERM");
+    let mut child = child;
+    let signalled = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if signalled.elapsed().as_secs() > 60 {
+            crate::engine::send_signal(&child, "KILL");
+            panic!("--prove-chain still running 60 s after SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let done = child.wait_with_output().unwrap();
+    assert_eq!(done.status.code(), Some(130), "{done:?}");
+    let ladder = ladder_json(&ladder_path);
+    let chain_rungs = ladder["rungs"].as_array().unwrap().len();
+    let unproved = (ladder["rungs"].as_array().unwrap().iter())
+        .filter(|r| r["answer"] == "unsat" && r["proof"].is_null())
+        .count();
+    assert!(chain_rungs > 10 && unproved > 5, "{ladder}");
 }

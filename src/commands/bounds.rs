@@ -71,10 +71,11 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     }
     let feasible = q.known.pattern(q.p as u64);
     q.merge_answer(ladder.period_result(&q.encoding, feasible), "bounds")?;
-    let stopped = ladder
-        .rungs
-        .last()
-        .is_some_and(|r| r.answer == RungAnswer::Timeout);
+    let stopped = prove_chain
+        || ladder
+            .rungs
+            .last()
+            .is_some_and(|r| r.answer == RungAnswer::Timeout);
     if stopped && grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
@@ -144,20 +145,14 @@ fn prove_chain_showing_rungs(
     path: &std::path::Path,
 ) -> Result<()> {
     use grundy::sat::bounds::{ProveChain, prove_chain};
-    if std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).is_err() {
+    let Some(checker) = grundy::sat::solve::drat_checker_from_env() else {
         bail!(
             "--prove-chain needs an independent DRAT checker: set {} (for instance \
              \"sh encodings/check_drat_rate.sh\", with rate from crates.io)",
             grundy::sat::solve::DRAT_CHECKER_VAR
         );
-    }
-    let banded = banded_encoding(q)?;
-    let run = ProveChain {
-        largest_first: banded.as_ref().unwrap_or(&q.encoding),
-        question: &q.encoding,
-        timeout: Some(timeout),
-        proof_stem: stem,
     };
+    let banded = banded_encoding(q)?;
     let mut after_rung = |l: &Ladder, i: usize| {
         l.save(path).map_err(|e| e.to_string())?;
         let r = &l.rungs[i];
@@ -170,7 +165,18 @@ fn prove_chain_showing_rungs(
         Ok(())
     };
     let (chain, before) = ladder.chain_proved();
-    let done = prove_chain(&run, ladder, &mut after_rung).map_err(anyhow::Error::msg)?;
+    let done = grundy::interrupt::with_stop_flag(|stop| {
+        let run = ProveChain {
+            largest_first: banded.as_ref().unwrap_or(&q.encoding),
+            question: &q.encoding,
+            timeout: Some(timeout),
+            proof_stem: stem,
+            checker: &checker,
+            stop,
+        };
+        prove_chain(&run, ladder, &mut after_rung)
+    })
+    .map_err(anyhow::Error::msg)?;
     let (_, after) = ladder.chain_proved();
     let mut left = String::new();
     if let Some(band) = done.timed_out {

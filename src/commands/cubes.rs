@@ -32,7 +32,8 @@ pub(crate) fn run_sat_cubes(args: CubesArgs) -> Result<ExitCode> {
         Some(step) => climb(&args, step, deadline)?,
         None => one_campaign(&args, args.band, deadline)?,
     };
-    if verdict == Verdict::Open && grundy::interrupt::requested() {
+    // A certification stopped early leaves the ledger's verdict as it was.
+    if (verdict == Verdict::Open || args.certify) && grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
@@ -407,13 +408,6 @@ impl Campaign {
         let work_dir = path.with_extension("proofs");
         std::fs::create_dir_all(&work_dir)
             .with_context(|| format!("{}: cannot make the proof folder", work_dir.display()))?;
-        let run = Certify {
-            encoding: self.solving(),
-            prover,
-            threads,
-            deadline,
-            work_dir: &work_dir,
-        };
         let mut display =
             grundy::progress::Progress::new(regions.len() as u64, &format!("certify p={}", self.p))
                 .counting("regions");
@@ -421,7 +415,17 @@ impl Campaign {
             display.set(c.checked);
             grundy::io::write_json_atomic(&cert_path, c).map_err(|e| e.to_string())
         };
-        let proved = certify::prove_regions(&run, &regions, &mut cert, &mut save);
+        let proved = grundy::interrupt::with_stop_flag(|stop| {
+            let run = Certify {
+                encoding: self.solving(),
+                prover,
+                threads,
+                deadline,
+                work_dir: &work_dir,
+                stop,
+            };
+            certify::prove_regions(&run, &regions, &mut cert, &mut save)
+        });
         display.finish();
         let _ = std::fs::remove_dir_all(&work_dir);
         proved?;

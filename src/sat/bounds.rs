@@ -552,8 +552,16 @@ fn fresh_rung(
     let cnf = with_units(run.encoding, units);
     if let Some(stem) = &run.proof_stem {
         let stem = rung_stem(stem, from, below);
-        return super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
-            .map_err(|e| e.to_string());
+        let checker = super::solve::drat_checker_from_env();
+        return super::solve::solve_with_proof_checked_by(
+            SolverKind::Cadical,
+            &cnf,
+            run.timeout,
+            &stem,
+            checker.as_deref(),
+            Some(run.stop),
+        )
+        .map_err(|e| e.to_string());
     }
     Ok((cadical(run, &cnf, run.timeout, run.stop)?, None))
 }
@@ -578,6 +586,10 @@ pub struct ProveChain<'a> {
     pub timeout: Option<Duration>,
     /// Where each rung's CNF and DRAT proof go ([`rung_stem`]).
     pub proof_stem: &'a Path,
+    /// The DRAT checker's command ([`super::solve::check_drat_proof`]).
+    pub checker: &'a str,
+    /// Stop (the rung running keeps no proof) when this rises.
+    pub stop: &'a AtomicBool,
 }
 
 /// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
@@ -617,10 +629,17 @@ pub fn prove_chain(
         }
         let stem = rung_stem(run.proof_stem, from, below);
         let cnf = with_units(e, &units);
-        let (answer, note) =
-            super::solve::solve_with_proof(SolverKind::Cadical, &cnf, run.timeout, &stem)
-                .map_err(|e| e.to_string())?;
+        let (answer, note) = super::solve::solve_with_proof_checked_by(
+            SolverKind::Cadical,
+            &cnf,
+            run.timeout,
+            &stem,
+            Some(run.checker),
+            Some(run.stop),
+        )
+        .map_err(|e| e.to_string())?;
         match answer {
+            Answer::Timeout if run.stop.load(std::sync::atomic::Ordering::Relaxed) => break,
             Answer::Timeout => {
                 done.timed_out = Some(Band { from, below });
                 break;

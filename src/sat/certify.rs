@@ -301,6 +301,9 @@ pub struct Certify<'a> {
     pub deadline: Option<Instant>,
     /// Where the proofs are written (and removed once checked).
     pub work_dir: &'a Path,
+    /// Leave the rest for a later run when this rises (a stop request): CaDiCaL stops at once,
+    /// varisat at the end of its region.
+    pub stop: &'a std::sync::atomic::AtomicBool,
 }
 
 /// A region's proof failed: the checker refused it, the solver failed, or the region has a
@@ -342,7 +345,8 @@ pub fn prove_regions(
     }
     cert.regions = regions.len() as u64;
     while (cert.checked as usize) < regions.len() {
-        if run.deadline.is_some_and(|d| Instant::now() >= d) {
+        let stopped = run.stop.load(std::sync::atomic::Ordering::Relaxed);
+        if stopped || run.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         let start = cert.checked as usize;
@@ -443,7 +447,7 @@ fn prove_one(
     };
     let started = Instant::now();
     let (answer, note) =
-        super::solve::solve_with_proof_checked_by(kind, &cnf, timeout, &stem, None)
+        super::solve::solve_with_proof_checked_by(kind, &cnf, timeout, &stem, None, Some(run.stop))
             .map_err(|err| fail(err.to_string()))?;
     let solve_seconds = started.elapsed().as_secs_f64();
     let note = match (answer, note) {

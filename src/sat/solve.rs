@@ -390,13 +390,19 @@ pub fn solve_with_proof(
     timeout: Option<Duration>,
     stem: &std::path::Path,
 ) -> Result<(Answer, Option<ProofNote>), SolveError> {
-    let checker = std::env::var(DRAT_CHECKER_VAR).ok();
-    let checker = checker.as_deref().filter(|c| !c.trim().is_empty());
-    solve_with_proof_checked_by(kind, cnf, timeout, stem, checker)
+    let checker = drat_checker_from_env();
+    solve_with_proof_checked_by(kind, cnf, timeout, stem, checker.as_deref(), None)
+}
+
+/// The DRAT checker's command that `GRUNDY_DRAT_CHECKER` names, if it names one.
+pub fn drat_checker_from_env() -> Option<String> {
+    std::env::var(DRAT_CHECKER_VAR)
+        .ok()
+        .filter(|c| !c.trim().is_empty())
 }
 
 /// [`solve_with_proof`] with the DRAT checker's command given (`None`: a DRAT proof stays
-/// unchecked).
+/// unchecked), and CaDiCaL stopped (answering `Timeout`) when `stop` rises.
 ///
 /// # Errors
 /// As [`solve_with_proof`], and the checker's refusal.
@@ -406,6 +412,7 @@ pub fn solve_with_proof_checked_by(
     timeout: Option<Duration>,
     stem: &std::path::Path,
     drat_checker: Option<&str>,
+    stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<(Answer, Option<ProofNote>), SolveError> {
     let fail = |reason: String| SolveError {
         solver: kind.name(),
@@ -416,7 +423,7 @@ pub fn solve_with_proof_checked_by(
     }
     let cnf_path = with_extension(stem, ".cnf");
     let (answer, proof_path, format, checked_by) =
-        run_writing_proof(kind, cnf, timeout, stem).map_err(fail)?;
+        run_writing_proof(kind, cnf, timeout, stem, stop).map_err(fail)?;
     if answer != Answer::Unsat {
         let _ = std::fs::remove_file(&proof_path);
         return Ok((answer, None));
@@ -456,12 +463,14 @@ fn run_writing_proof(
     cnf: &Cnf,
     timeout: Option<Duration>,
     stem: &std::path::Path,
+    stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<(Answer, std::path::PathBuf, &'static str, Option<String>), String> {
     match kind {
         SolverKind::Cadical => {
             let path = with_extension(stem, ".drat");
             let run = CadicalRun {
                 proof: Some(&path),
+                stop,
                 ..CadicalRun::default()
             };
             let answer = solve_cadical_with(cnf, timeout, &run).map_err(|e| e.to_string())?;
