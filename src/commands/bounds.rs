@@ -59,6 +59,21 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
             climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
         }
     }
+    say_and_merge(&q, &ladder, &path)?;
+    let stopped = prove_chain
+        || ladder
+            .rungs
+            .last()
+            .is_some_and(|r| r.answer == RungAnswer::Timeout);
+    if stopped && grundy::interrupt::requested() {
+        return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Says where the ladder at `path` stands (and its pattern, checked), and merges what it
+/// answers into the periods file.
+fn say_and_merge(q: &Question, ladder: &Ladder, path: &std::path::Path) -> Result<()> {
     println!(
         "p={} {}: {} (ladder {})",
         q.p,
@@ -70,16 +85,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         super::question::print_checked_pattern(pattern);
     }
     let feasible = q.known.pattern(q.p as u64);
-    q.merge_answer(ladder.period_result(&q.encoding, feasible), "bounds")?;
-    let stopped = prove_chain
-        || ladder
-            .rungs
-            .last()
-            .is_some_and(|r| r.answer == RungAnswer::Timeout);
-    if stopped && grundy::interrupt::requested() {
-        return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
-    }
-    Ok(ExitCode::SUCCESS)
+    q.merge_answer(ladder.period_result(&q.encoding, feasible), "bounds")
 }
 
 /// The ladder's options that only make sense together: bounds `from..=to` by `step` within the
