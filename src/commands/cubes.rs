@@ -651,6 +651,7 @@ fn certify_prover(
     Ok(match kind {
         SolverKind::Cadical if checker.trim().is_empty() => bail!(
             "--certify needs an independent DRAT checker: set {DRAT_CHECKER_VAR} (for instance \
+             \"sh encodings/check_drat_rate.sh\", with rate from crates.io, or \
              \"python3 encodings/check_drat.py\", with dratify from PyPI), or use --prover varisat"
         ),
         SolverKind::Cadical => Prover::CadicalDrat { checker },

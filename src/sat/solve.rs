@@ -490,7 +490,8 @@ fn run_writing_proof(
 }
 
 /// The environment variable naming an external DRAT checker (a command and its arguments,
-/// separated by spaces), such as `python3 encodings/check_drat.py` (dratify, from PyPI).
+/// separated by spaces), such as `sh encodings/check_drat_rate.sh` (rate, from crates.io) or
+/// `python3 encodings/check_drat.py` (dratify, from PyPI).
 pub const DRAT_CHECKER_VAR: &str = "GRUNDY_DRAT_CHECKER";
 
 /// Runs `command CNF PROOF`, a DRAT checker that exits 0 and prints its name on one line when it
