@@ -159,15 +159,19 @@ fn prove_chain_showing_rungs(
         );
     };
     let banded = banded_encoding(q)?;
+    // Each rung's seconds, proving and checking together, from the end of the one before.
+    let mut since = std::time::Instant::now();
     let mut after_rung = |l: &Ladder, i: usize| {
         l.save(path).map_err(|e| e.to_string())?;
         let r = &l.rungs[i];
         let by = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
         println!(
-            "  {}: proof checked by {}",
+            "  {}: proof checked by {} ({:.1} s to prove and check)",
             rung_words(r),
-            by.unwrap_or("nothing")
+            by.unwrap_or("nothing"),
+            since.elapsed().as_secs_f64()
         );
+        since = std::time::Instant::now();
         Ok(())
     };
     let (chain, before) = ladder.chain_proved();
