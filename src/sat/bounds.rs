@@ -584,7 +584,7 @@ pub struct ProveChain<'a> {
     pub question: &'a PeriodEncoding,
     /// Seconds a rung may take.
     pub timeout: Option<Duration>,
-    /// Where each rung's CNF and DRAT proof go ([`rung_stem`]).
+    /// Where each rung's CNF and DRAT proof go (`<stem>-below<V>` or `<stem>-from<F>-below<V>`).
     pub proof_stem: &'a Path,
     /// The DRAT checker's command ([`super::solve::check_drat_proof`]).
     pub checker: &'a str,

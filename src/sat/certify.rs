@@ -536,7 +536,7 @@ const MAX_PIECES: usize = 50_000_000;
 
 /// What the logged `regions` leave of `ledger`'s root: the pieces no region covers, and of
 /// those the parts in no open cube either (refuted before regions were logged, or by shares
-/// gathered without their logs). `None` where the examination grew past [`MAX_PIECES`].
+/// gathered without their logs). `None` where the examination grew past 50 million pieces examined.
 pub struct Cover {
     pub uncovered: Option<Vec<Cube>>,
     pub unlogged: Option<Vec<Cube>>,
