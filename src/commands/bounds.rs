@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -215,20 +214,8 @@ fn climb_showing_rungs(
     settings: RungSettings,
     path: &std::path::Path,
 ) -> Result<()> {
-    let stop = AtomicBool::new(false);
     let largest_first = q.problem.break_rotation;
     let banded = banded_encoding(q)?;
-    let run = Climb {
-        encoding: banded.as_ref().unwrap_or(&q.encoding),
-        largest_first,
-        threads: settings.threads,
-        timeout: Some(settings.timeout),
-        seed: settings.seed,
-        preset: settings.preset,
-        stop: &stop,
-        proof_stem: settings.proof_stem,
-        incremental: settings.incremental,
-    };
     let mut after_rung = |l: &Ladder| {
         l.save(path).map_err(|e| e.to_string())?;
         if let Some(r) = l.rungs.last() {
@@ -243,11 +230,19 @@ fn climb_showing_rungs(
         }
         Ok(())
     };
-    let climbed = std::thread::scope(|scope| {
-        scope.spawn(|| grundy::interrupt::relay(&stop));
-        let climbed = climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung);
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        climbed
+    let climbed = grundy::interrupt::with_stop_flag(|stop| {
+        let run = Climb {
+            encoding: banded.as_ref().unwrap_or(&q.encoding),
+            largest_first,
+            threads: settings.threads,
+            timeout: Some(settings.timeout),
+            seed: settings.seed,
+            preset: settings.preset,
+            stop,
+            proof_stem: settings.proof_stem,
+            incremental: settings.incremental,
+        };
+        climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
 }
