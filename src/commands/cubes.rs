@@ -621,7 +621,7 @@ fn reopen_unlogged(path: &Path, ledger: &mut Ledger) -> Result<()> {
     if pieces.is_empty() {
         eprintln!("grundy: nothing to reopen: every refuted part has its regions logged");
     } else {
-        let share: f64 = pieces.iter().map(Cube::share).sum();
+        let share = grundy::sat::cubes::total_share(&pieces);
         let of = if ledger.band.is_some() { "band" } else { "box" };
         eprintln!(
             "grundy: reopened {} cube{} ({:.4}% of the {of}) refuted with no region logged; \

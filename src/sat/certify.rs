@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::cubes::{Cube, Ledger};
+use super::cubes::{Cube, Ledger, total_share};
 use super::encode::PeriodEncoding;
 use super::solve::{Answer, SolverKind};
 use super::{Cnf, CollectClauses};
@@ -562,11 +562,6 @@ pub fn cover(ledger: &Ledger, regions: &[Cube]) -> Result<Cover, String> {
     })
 }
 
-/// The summed share of disjoint `pieces`.
-fn total(pieces: &[Cube]) -> f64 {
-    pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b)
-}
-
 /// Examines whether the logged `regions` cover `ledger`'s root, into `cert`, and whether the
 /// campaign is then certified (UNSAT, every region checked, nothing uncovered).
 ///
@@ -581,9 +576,9 @@ pub fn examine_cover(
         uncovered,
         unlogged,
     } = cover(ledger, regions)?;
-    cert.uncovered_share = uncovered.as_deref().map(total);
+    cert.uncovered_share = uncovered.as_deref().map(total_share);
     cert.uncovered_pieces = uncovered.as_ref().map_or(0, |p| p.len() as u64);
-    cert.unlogged_share = unlogged.as_deref().map(total);
+    cert.unlogged_share = unlogged.as_deref().map(total_share);
     cert.certified = ledger.verdict() == super::cubes::Verdict::Unsat
         && cert.checked == regions.len() as u64
         && cert.uncovered_pieces == 0

@@ -177,6 +177,12 @@ impl Cube {
     }
 }
 
+/// The summed share of `cubes` (the share they cover when disjoint); 0.0 for none (a float
+/// `sum` of nothing is -0.0, which the JSON would show).
+pub fn total_share(cubes: &[Cube]) -> f64 {
+    cubes.iter().map(Cube::share).fold(0.0, |a, b| a + b)
+}
+
 /// How a campaign's encoding breaks rotation symmetry: what residue 0 bounds the others by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Rotation {
@@ -575,7 +581,7 @@ impl Ledger {
         if let Some(c) = open.iter().find(|c| !root.contains(c)) {
             return Err(format!("open cube {} lies outside the root", c.render()));
         }
-        let open_share = open.iter().map(Cube::share).sum::<f64>();
+        let open_share = total_share(&open);
         let covered = self.refuted_share + open_share + self.elsewhere;
         if (covered - root.share()).abs() > 1e-9 * root.share().max(1e-300) {
             return Err(format!(
@@ -613,7 +619,7 @@ impl Ledger {
     /// the open cubes, last in the queue; their share moves from refuted to open, so the
     /// partition of the root is kept.
     pub fn reopen(&mut self, pieces: &[Cube]) {
-        let share = pieces.iter().map(Cube::share).fold(0.0, |a, b| a + b);
+        let share = total_share(pieces);
         let mut open: Vec<String> = pieces.iter().map(Cube::render).collect();
         open.append(&mut self.open);
         self.open = open;
