@@ -465,6 +465,10 @@ struct BoundsArgs {
     /// cube campaigns, which `sat cubes --certify` proves, are skipped). --timeout is per rung.
     #[arg(long, requires = "proof_dir")]
     prove_chain: bool,
+    /// With --prove-chain: rungs proved at once, each its own CaDiCaL and checker (their
+    /// proofs, gigabytes for hard rungs, lie in --proof-dir side by side until checked).
+    #[arg(long, default_value_t = 1, requires = "prove_chain")]
+    jobs: usize,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]
@@ -860,13 +864,15 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            // One line: clap's first line, without its usage block.
+            // One line: clap's message without its usage block. Some messages go on past
+            // their first line (the arguments missing, one a line), and those lines count.
             let text = e.to_string();
-            let first = text
-                .lines()
-                .next()
-                .unwrap_or("bad arguments")
-                .trim_start_matches("error: ");
+            let message: Vec<&str> = (text.lines())
+                .map(str::trim)
+                .take_while(|l| !l.is_empty() && !l.starts_with("Usage:"))
+                .collect();
+            let first = message.join(" ");
+            let first = first.trim_start_matches("error: ");
             eprintln!("grundy: error: {first} (see grundy --help)");
             return ExitCode::from(2);
         }

@@ -773,3 +773,85 @@ fn a_stop_request_ends_prove_chain_mid_rung() {
         .count();
     assert!(chain_rungs > 10 && unproved > 5, "{ladder}");
 }
+
+/// `--prove-chain --jobs 3` proves the rungs of a chain side by side (their checkers are seen
+/// running at once), each proof accepted by rate (or dratify); a forged UNSAT rung among them
+/// is still caught in one line, and the ladder read back is whole.
+#[test]
+fn the_rungs_of_a_chain_are_proved_side_by_side() {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let climb = [
+        "sat", "bounds", "officers", "--p", "4", "--from", "8", "--step", "8", "--to", "64",
+        "--out", &out,
+    ];
+    assert!(grundy(&climb).status.success());
+    // The checker, wrapped: each call counts the calls running beside it, waits a second, then
+    // hands over to the real checker.
+    let running = dir.path().join("running");
+    std::fs::create_dir(&running).unwrap();
+    let wrapper = dir.path().join("overlap.sh");
+    let script = format!(
+        "touch {r}/$$\nls {r} | wc -l >> {r}.counts\nsleep 1\nrm {r}/$$\nexec {checker} \"$@\"\n",
+        r = running.display()
+    );
+    std::fs::write(&wrapper, script).unwrap();
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let honest = ladder_json(&ladder_path);
+    let rungs = honest["rungs"].as_array().unwrap().len();
+    let mut forged = honest.clone();
+    forged["rungs"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+            "from": 64, "below": 136, "largest_first": true, "answer": "unsat", "seconds": 0.0
+        }));
+    assert!(Rule::officers(4).least_largest_below(136).is_some());
+    let proofs = dir.path().join("proofs").display().to_string();
+    let prove = || {
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(&climb[..5])
+            .args([
+                "--prove-chain",
+                "--jobs",
+                "3",
+                "--proof-dir",
+                &proofs,
+                "--out",
+                &out,
+            ])
+            .env(DRAT_CHECKER_VAR, format!("sh {}", wrapper.display()))
+            .output()
+            .unwrap()
+    };
+    std::fs::write(&ladder_path, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let said = failed_in_one_line(&prove(), "a forged rung among jobs");
+    assert!(said.contains("the ladder is wrong"), "{said}");
+    assert!(ladder_json(&ladder_path)["rungs"].as_array().unwrap().len() == rungs + 1);
+    std::fs::write(&ladder_path, serde_json::to_vec(&honest).unwrap()).unwrap();
+    let done = prove();
+    assert!(done.status.success(), "{done:?}");
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let all = format!("{rungs} of the {rungs} rungs it rests on with a checked proof");
+    assert!(stdout.contains(&all), "{stdout}");
+    for rung in ladder_json(&ladder_path)["rungs"].as_array().unwrap() {
+        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
+        assert!(
+            by.starts_with("rate") || by.starts_with("dratify"),
+            "{rung}"
+        );
+    }
+    let counts = std::fs::read_to_string(format!("{}.counts", running.display())).unwrap();
+    let most = counts
+        .lines()
+        .filter_map(|l| l.trim().parse::<u32>().ok())
+        .max();
+    assert!(
+        most >= Some(2),
+        "the checkers never ran side by side: {counts}"
+    );
+}

@@ -296,3 +296,15 @@ fn seconds_that_are_not_a_positive_duration_are_refused_before_any_work() {
     }
     assert!(files_in(dir.path()).is_empty(), "nothing written");
 }
+
+/// An argument missing, or one given without the one it needs, is named in the one line: clap
+/// lists such arguments on the lines after its first, which the line must keep.
+#[test]
+fn a_missing_argument_is_named_in_the_one_line() {
+    let line = fails_with_one_line(&["sat", "bounds", "officers", "--p", "4", "--prove-chain"]);
+    assert!(line.contains("--proof-dir"), "{line}");
+    let line = fails_with_one_line(&["sat", "bounds", "officers", "--p", "4", "--jobs", "2"]);
+    assert!(line.contains("--prove-chain"), "{line}");
+    let line = fails_with_one_line(&["sat", "cubes", "officers"]);
+    assert!(line.contains("--p"), "{line}");
+}

@@ -1592,9 +1592,6 @@ fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
     }
 }
 
-/// The external DRAT checker's command: dratify (PyPI, a DRAT checker written apart from any
-/// solver), which `.ci/run` installs and names (encodings/check_drat.py) in GRUNDY_DRAT_CHECKER.
-/// `None` (the test skips) outside CI when it is not set; CI without it fails.
 /// rate (crates.io, a DRAT checker in Rust by a third party) behind
 /// `encodings/check_drat_rate.sh`, when `RATE` names it or it is on PATH: `.ci/run` installs it.
 /// `None` (the test skips) outside CI without it; CI without it fails.
@@ -1616,6 +1613,9 @@ pub(crate) fn rate_checker() -> Option<String> {
     Some(format!("sh {}", script.display()))
 }
 
+/// The external DRAT checker's command: dratify (PyPI, a DRAT checker written apart from any
+/// solver), which `.ci/run` installs and names (encodings/check_drat.py) in GRUNDY_DRAT_CHECKER.
+/// `None` (the test skips) outside CI when it is not set; CI without it fails.
 pub(crate) fn drat_checker() -> Option<String> {
     use grundy::sat::solve::DRAT_CHECKER_VAR;
     let command = std::env::var(DRAT_CHECKER_VAR).ok();

@@ -23,13 +23,14 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         preset,
         proof_dir,
         prove_chain,
+        jobs,
         incremental,
         threads,
         ladder,
         out,
         values,
     } = args;
-    check_ladder_args(from, step, to, threads, ask.keep_rotation)?;
+    check_ladder_args(from, step, to, (threads, jobs), ask.keep_rotation)?;
     let timeout = positive_seconds("--timeout", timeout)?;
     let q = Question::set_up(&ask, out, values)?;
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
@@ -45,7 +46,9 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     }
     let proof_stem = proof_dir.map(|dir| proof_stem(&q, &dir)).transpose()?;
     match (prove_chain, proof_stem) {
-        (true, Some(stem)) => prove_chain_showing_rungs(&q, &mut ladder, &stem, timeout, &path)?,
+        (true, Some(stem)) => {
+            prove_chain_showing_rungs(&q, &mut ladder, &stem, (timeout, jobs), &path)?;
+        }
         (_, proof_stem) => {
             let settings = RungSettings {
                 timeout,
@@ -93,11 +96,11 @@ fn check_ladder_args(
     from: u16,
     step: u16,
     to: u16,
-    threads: usize,
+    (threads, jobs): (usize, usize),
     keep_rotation: bool,
 ) -> Result<()> {
-    if threads == 0 {
-        bail!("--threads must be at least 1");
+    if threads == 0 || jobs == 0 {
+        bail!("--threads and --jobs must be at least 1");
     }
     if threads > 1 && keep_rotation {
         bail!("--threads splits a band by its largest value, which --keep-rotation does not fix");
@@ -146,7 +149,7 @@ fn prove_chain_showing_rungs(
     q: &Question,
     ladder: &mut Ladder,
     stem: &std::path::Path,
-    timeout: Duration,
+    (timeout, jobs): (Duration, usize),
     path: &std::path::Path,
 ) -> Result<()> {
     use grundy::sat::bounds::{ProveChain, prove_chain};
@@ -158,9 +161,7 @@ fn prove_chain_showing_rungs(
         );
     };
     let banded = banded_encoding(q)?;
-    // Each rung's seconds, proving and checking together, from the end of the one before.
-    let mut since = std::time::Instant::now();
-    let mut after_rung = |l: &Ladder, i: usize| {
+    let mut after_rung = |l: &Ladder, i: usize, seconds: Duration| {
         l.save(path).map_err(|e| e.to_string())?;
         let r = &l.rungs[i];
         let by = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
@@ -168,9 +169,8 @@ fn prove_chain_showing_rungs(
             "  {}: proof checked by {} ({:.1} s to prove and check)",
             rung_words(r),
             by.unwrap_or("nothing"),
-            since.elapsed().as_secs_f64()
+            seconds.as_secs_f64()
         );
-        since = std::time::Instant::now();
         Ok(())
     };
     let (chain, before) = ladder.chain_proved();
@@ -181,6 +181,7 @@ fn prove_chain_showing_rungs(
             timeout: Some(timeout),
             proof_stem: stem,
             checker: &checker,
+            jobs,
             stop,
         };
         prove_chain(&run, ladder, &mut after_rung)

@@ -588,28 +588,51 @@ pub struct ProveChain<'a> {
     pub proof_stem: &'a Path,
     /// The DRAT checker's command ([`super::solve::check_drat_proof`]).
     pub checker: &'a str,
-    /// Stop (the rung running keeps no proof) when this rises.
+    /// Rungs proved at once, each its own CaDiCaL and checker (1: one after another). The rungs
+    /// of a chain are independent questions, so a machine with cores (and disk for their
+    /// proofs) to spare proves them side by side.
+    pub jobs: usize,
+    /// Stop (the rungs running keep no proof) when this rises.
     pub stop: &'a AtomicBool,
 }
 
+/// One rung of the chain to prove: its index in the ladder and what it asks.
+#[derive(Clone, Copy)]
+struct RungToProve {
+    index: usize,
+    band: Band,
+    largest_first: bool,
+}
+
+/// What a worker of [`prove_chain`] sends back: the rung, CaDiCaL's answer with the checked
+/// proof's note, and the seconds it took to prove and check.
+type RungProved = (
+    RungToProve,
+    Result<(Answer, Option<ProofNote>), String>,
+    Duration,
+);
+
 /// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
 /// proof a DRAT proof: the rung asked again in a fresh CaDiCaL on its own CNF, the proof checked
-/// by the command in `GRUNDY_DRAT_CHECKER` ([`super::solve::solve_with_proof`]). Lowest first;
-/// `after_rung` sees the ladder after each (to save it, and say so). A rung answered by a cube
-/// campaign is left to `grundy sat cubes --certify`. Stops at the first rung with no answer in
-/// `timeout` (it keeps no proof).
+/// by the command in `GRUNDY_DRAT_CHECKER` ([`super::solve::solve_with_proof`]). Lowest first,
+/// `run.jobs` at once; `after_rung` sees the ladder after each (to save it, and say so) with
+/// the seconds the rung took. A rung answered by a cube campaign is left to
+/// `grundy sat cubes --certify`. After a rung with no answer in `timeout` (it keeps no proof)
+/// no further rung starts; those running end as they would.
 ///
 /// # Errors
-/// A line if a rung that the ladder says is UNSAT has a model now (the ladder is wrong), or
-/// the solver, the checker or `after_rung` fails.
+/// A line if a rung that the ladder says is UNSAT has a model now (the ladder is wrong: the
+/// rungs still running are stopped), or the solver, the checker or `after_rung` fails.
 pub fn prove_chain(
     run: &ProveChain,
     ladder: &mut Ladder,
-    after_rung: &mut dyn FnMut(&Ladder, usize) -> Result<(), String>,
+    after_rung: &mut dyn FnMut(&Ladder, usize, Duration) -> Result<(), String>,
 ) -> Result<ChainProofs, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
     let mut done = ChainProofs::default();
-    for i in ladder.chain_indices() {
-        let rung = &ladder.rungs[i];
+    let mut todo = Vec::new();
+    for index in ladder.chain_indices() {
+        let rung = &ladder.rungs[index];
         if rung.has_checked_proof() {
             continue;
         }
@@ -617,47 +640,112 @@ pub fn prove_chain(
             done.cube_bands += 1;
             continue;
         }
-        let (from, below) = (rung.from, rung.below);
-        let e = if rung.largest_first {
-            run.largest_first
-        } else {
-            run.question
-        };
-        let mut units = rung_units(e, below)?;
-        if rung.largest_first {
-            units.extend(floor_unit(e, from));
-        }
-        let stem = rung_stem(run.proof_stem, from, below);
-        let cnf = with_units(e, &units);
-        let (answer, note) = super::solve::solve_with_proof_checked_by(
-            SolverKind::Cadical,
-            &cnf,
-            run.timeout,
-            &stem,
-            Some(run.checker),
-            Some(run.stop),
-        )
-        .map_err(|e| e.to_string())?;
-        match answer {
-            Answer::Timeout if run.stop.load(std::sync::atomic::Ordering::Relaxed) => break,
-            Answer::Timeout => {
-                done.timed_out = Some(Band { from, below });
-                break;
-            }
-            Answer::Sat(_) => {
-                return Err(format!(
-                    "the rung from {from} below {below} is UNSAT in the ladder, but CaDiCaL \
-                     finds a model of it: the ladder is wrong"
-                ));
-            }
-            Answer::Unsat => {
-                ladder.rungs[i].proof = note.map(drop_checked_files);
-                done.proved += 1;
-                after_rung(ladder, i)?;
-            }
-        }
+        let (band, largest_first) = (
+            Band {
+                from: rung.from,
+                below: rung.below,
+            },
+            rung.largest_first,
+        );
+        todo.push(RungToProve {
+            index,
+            band,
+            largest_first,
+        });
     }
-    Ok(done)
+    // `halt` stops the solvers running (a stop request, a wrong ladder, a failure); `no_more`
+    // only keeps further rungs from starting (a timeout).
+    let (halt, no_more, next) = (
+        AtomicBool::new(false),
+        AtomicBool::new(false),
+        AtomicUsize::new(0),
+    );
+    let mut failure = None;
+    let (sender, answers) = std::sync::mpsc::channel::<RungProved>();
+    std::thread::scope(|scope| {
+        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Relaxed), &halt));
+        for _ in 0..run.jobs.clamp(1, todo.len().max(1)) {
+            let (sender, todo, halt, no_more, next) =
+                (sender.clone(), &todo, &halt, &no_more, &next);
+            scope.spawn(move || {
+                while !halt.load(Relaxed) && !no_more.load(Relaxed) {
+                    let Some(&rung) = todo.get(next.fetch_add(1, Relaxed)) else {
+                        break;
+                    };
+                    let started = Instant::now();
+                    let answer = prove_rung(run, rung, halt);
+                    if !matches!(answer, Ok((Answer::Unsat, _))) {
+                        no_more.store(true, Relaxed);
+                    }
+                    let _ = sender.send((rung, answer, started.elapsed()));
+                }
+            });
+        }
+        drop(sender);
+        // The answers come back here, one at a time, so the ladder has one writer.
+        for (rung, answer, seconds) in answers {
+            let outcome = match answer {
+                Ok((Answer::Unsat, note)) => {
+                    ladder.rungs[rung.index].proof = note.map(drop_checked_files);
+                    done.proved += 1;
+                    after_rung(ladder, rung.index, seconds)
+                }
+                Ok((Answer::Timeout, _)) if halt.load(Relaxed) => Ok(()),
+                Ok((Answer::Timeout, _)) => {
+                    let lowest = done.timed_out.is_none_or(|b| rung.band.below < b.below);
+                    if lowest {
+                        done.timed_out = Some(rung.band);
+                    }
+                    Ok(())
+                }
+                Ok((Answer::Sat(_), _)) => Err(format!(
+                    "the rung from {} below {} is UNSAT in the ladder, but CaDiCaL finds a \
+                     model of it: the ladder is wrong",
+                    rung.band.from, rung.band.below
+                )),
+                Err(e) => Err(e),
+            };
+            if let Err(e) = outcome {
+                halt.store(true, Relaxed);
+                failure.get_or_insert(e);
+            }
+        }
+        // Ends the relay: every worker is done.
+        halt.store(true, Relaxed);
+    });
+    match failure {
+        Some(e) => Err(e),
+        None => Ok(done),
+    }
+}
+
+/// One rung asked again in a fresh CaDiCaL writing DRAT on the rung's own CNF, the proof
+/// checked by `run.checker`; ends with a timeout when `stop` rises.
+fn prove_rung(
+    run: &ProveChain,
+    rung: RungToProve,
+    stop: &AtomicBool,
+) -> Result<(Answer, Option<ProofNote>), String> {
+    let Band { from, below } = rung.band;
+    let e = if rung.largest_first {
+        run.largest_first
+    } else {
+        run.question
+    };
+    let mut units = rung_units(e, below)?;
+    if rung.largest_first {
+        units.extend(floor_unit(e, from));
+    }
+    let cnf = with_units(e, &units);
+    super::solve::solve_with_proof_checked_by(
+        SolverKind::Cadical,
+        &cnf,
+        run.timeout,
+        &rung_stem(run.proof_stem, from, below),
+        Some(run.checker),
+        Some(stop),
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// A checked proof's CNF and DRAT files removed (proofs of hard rungs run to gigabytes, and
@@ -684,7 +772,7 @@ pub struct ChainProofs {
     pub proved: usize,
     /// Bands of the chain answered by cube campaigns with no certificate yet (left alone).
     pub cube_bands: usize,
-    /// The rung that had no answer in the time allowed (the rest were not tried).
+    /// The lowest rung that had no answer in the time allowed (no rung started after it).
     pub timed_out: Option<Band>,
 }
 
