@@ -639,6 +639,28 @@ fn a_band_dealt_into_shares_merges_into_the_ladder() {
     assert_eq!(campaign["band"]["below"], 128);
 }
 
+/// `sat bounds officers --p 4`, the start of the `--prove-chain` runs below.
+const P4_BOUNDS: [&str; 5] = ["sat", "bounds", "officers", "--p", "4"];
+
+/// A DRAT checker's command (rate, else dratify), and a folder with p = 4's ladder climbed to
+/// 64 in rungs of 8 and the periods file (its path) it merged into; `None` (the test skips)
+/// without a checker.
+fn p4_ladder_to_64_and_a_checker() -> Option<(String, tempfile::TempDir, String)> {
+    let checker = crate::sat::rate_checker().or_else(crate::sat::drat_checker)?;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let climb = ["--from", "8", "--step", "8", "--to", "64", "--out", &out];
+    assert!(grundy(&[&P4_BOUNDS[..], &climb].concat()).status.success());
+    Some((checker, dir, out))
+}
+
+/// A rung from `from` below `below` that says UNSAT with nothing behind it.
+fn forged_rung(from: u16, below: u16) -> Json {
+    serde_json::json!({
+        "from": from, "below": below, "largest_first": true, "answer": "unsat", "seconds": 0.0
+    })
+}
+
 /// `sat bounds --prove-chain` gives every rung the bound rests on a DRAT proof that rate (or
 /// dratify) accepts, saving each; a rung the ladder wrongly calls UNSAT (forged over a pattern
 /// the brute force finds) is caught by its model, in one line, after the
@@ -646,16 +668,9 @@ fn a_band_dealt_into_shares_merges_into_the_ladder() {
 #[test]
 fn every_rung_a_bound_rests_on_gets_a_checked_proof_and_a_false_one_is_caught() {
     use grundy::sat::solve::DRAT_CHECKER_VAR;
-    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("periods.json").display().to_string();
-    let climb = [
-        "sat", "bounds", "officers", "--p", "4", "--from", "8", "--step", "8", "--to", "64",
-        "--out", &out,
-    ];
-    assert!(grundy(&climb).status.success());
     let rule = Rule::officers(4);
     assert!(rule.least_largest_below(64).is_none());
     // A pattern with every value below 136 (the brute force finds one): the band 64..136
@@ -670,14 +685,12 @@ fn every_rung_a_bound_rests_on_gets_a_checked_proof_and_a_false_one_is_caught() 
     ladder["rungs"]
         .as_array_mut()
         .unwrap()
-        .push(serde_json::json!({
-            "from": 64, "below": top, "largest_first": true, "answer": "unsat", "seconds": 0.0
-        }));
+        .push(forged_rung(64, top));
     std::fs::write(&ladder_path, serde_json::to_vec(&ladder).unwrap()).unwrap();
     let proofs = dir.path().join("proofs").display().to_string();
     let prove = |checker: Option<&str>| {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
-        cmd.args(&climb[..5])
+        cmd.args(P4_BOUNDS)
             .args(["--prove-chain", "--proof-dir", &proofs, "--out", &out]);
         match checker {
             Some(c) => cmd.env(DRAT_CHECKER_VAR, c),
@@ -780,16 +793,9 @@ fn a_stop_request_ends_prove_chain_mid_rung() {
 #[test]
 fn the_rungs_of_a_chain_are_proved_side_by_side() {
     use grundy::sat::solve::DRAT_CHECKER_VAR;
-    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("periods.json").display().to_string();
-    let climb = [
-        "sat", "bounds", "officers", "--p", "4", "--from", "8", "--step", "8", "--to", "64",
-        "--out", &out,
-    ];
-    assert!(grundy(&climb).status.success());
     // The checker, wrapped: each call counts the calls running beside it, waits a second, then
     // hands over to the real checker.
     let running = dir.path().join("running");
@@ -807,14 +813,12 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
     forged["rungs"]
         .as_array_mut()
         .unwrap()
-        .push(serde_json::json!({
-            "from": 64, "below": 136, "largest_first": true, "answer": "unsat", "seconds": 0.0
-        }));
+        .push(forged_rung(64, 136));
     assert!(Rule::officers(4).least_largest_below(136).is_some());
     let proofs = dir.path().join("proofs").display().to_string();
     let prove = || {
         Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(&climb[..5])
+            .args(P4_BOUNDS)
             .args([
                 "--prove-chain",
                 "--jobs",
