@@ -612,6 +612,16 @@ type RungProved = (
     Duration,
 );
 
+/// The queue the workers of [`prove_chain`] share. `halt` stops the solvers running (a stop
+/// request, a wrong ladder, a failure); `no_more` only keeps further rungs from starting (a
+/// timeout); `next` is the index of the next rung to take.
+struct ChainQueue {
+    rungs: Vec<RungToProve>,
+    next: std::sync::atomic::AtomicUsize,
+    halt: AtomicBool,
+    no_more: AtomicBool,
+}
+
 /// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
 /// proof a DRAT proof: the rung asked again in a fresh CaDiCaL on its own CNF, the proof checked
 /// by the command in `GRUNDY_DRAT_CHECKER` ([`super::solve::solve_with_proof`]). Lowest first,
@@ -628,69 +638,37 @@ pub fn prove_chain(
     ladder: &mut Ladder,
     after_rung: &mut dyn FnMut(&Ladder, usize, Duration) -> Result<(), String>,
 ) -> Result<ChainProofs, String> {
-    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-    let mut done = ChainProofs::default();
-    let mut todo = Vec::new();
-    for index in ladder.chain_indices() {
-        let rung = &ladder.rungs[index];
-        if rung.has_checked_proof() {
-            continue;
-        }
-        if rung.cubes.is_some() {
-            done.cube_bands += 1;
-            continue;
-        }
-        let (band, largest_first) = (
-            Band {
-                from: rung.from,
-                below: rung.below,
-            },
-            rung.largest_first,
-        );
-        todo.push(RungToProve {
-            index,
-            band,
-            largest_first,
-        });
-    }
-    // `halt` stops the solvers running (a stop request, a wrong ladder, a failure); `no_more`
-    // only keeps further rungs from starting (a timeout).
-    let (halt, no_more, next) = (
-        AtomicBool::new(false),
-        AtomicBool::new(false),
-        AtomicUsize::new(0),
-    );
+    use std::sync::atomic::Ordering::Relaxed;
+    let (rungs, cube_bands) = rungs_to_prove(ladder);
+    let mut done = ChainProofs {
+        cube_bands,
+        ..ChainProofs::default()
+    };
+    let queue = ChainQueue {
+        rungs,
+        next: 0.into(),
+        halt: false.into(),
+        no_more: false.into(),
+    };
     let mut failure = None;
     let (sender, answers) = std::sync::mpsc::channel::<RungProved>();
     std::thread::scope(|scope| {
-        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Relaxed), &halt));
-        for _ in 0..run.jobs.clamp(1, todo.len().max(1)) {
-            let (sender, todo, halt, no_more, next) =
-                (sender.clone(), &todo, &halt, &no_more, &next);
-            scope.spawn(move || {
-                while !halt.load(Relaxed) && !no_more.load(Relaxed) {
-                    let Some(&rung) = todo.get(next.fetch_add(1, Relaxed)) else {
-                        break;
-                    };
-                    let started = Instant::now();
-                    let answer = prove_rung(run, rung, halt);
-                    if !matches!(answer, Ok((Answer::Unsat, _))) {
-                        no_more.store(true, Relaxed);
-                    }
-                    let _ = sender.send((rung, answer, started.elapsed()));
-                }
-            });
+        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Relaxed), &queue.halt));
+        for _ in 0..run.jobs.clamp(1, queue.rungs.len().max(1)) {
+            let (sender, queue) = (sender.clone(), &queue);
+            scope.spawn(move || prove_from_queue(run, queue, &sender));
         }
         drop(sender);
         // The answers come back here, one at a time, so the ladder has one writer.
         for (rung, answer, seconds) in answers {
+            let halted = queue.halt.load(Relaxed);
             let outcome = match answer {
                 Ok((Answer::Unsat, note)) => {
                     ladder.rungs[rung.index].proof = note.map(drop_checked_files);
                     done.proved += 1;
                     after_rung(ladder, rung.index, seconds)
                 }
-                Ok((Answer::Timeout, _)) if halt.load(Relaxed) => Ok(()),
+                Ok((Answer::Timeout, _)) if halted => Ok(()),
                 Ok((Answer::Timeout, _)) => {
                     let lowest = done.timed_out.is_none_or(|b| rung.band.below < b.below);
                     if lowest {
@@ -706,16 +684,62 @@ pub fn prove_chain(
                 Err(e) => Err(e),
             };
             if let Err(e) = outcome {
-                halt.store(true, Relaxed);
+                queue.halt.store(true, Relaxed);
                 failure.get_or_insert(e);
             }
         }
         // Ends the relay: every worker is done.
-        halt.store(true, Relaxed);
+        queue.halt.store(true, Relaxed);
     });
-    match failure {
-        Some(e) => Err(e),
-        None => Ok(done),
+    failure.map_or(Ok(done), Err)
+}
+
+/// The rungs of the ladder's chain with no checked proof, lowest first, less those answered by
+/// cube campaigns, whose number comes second.
+fn rungs_to_prove(ladder: &Ladder) -> (Vec<RungToProve>, usize) {
+    let mut cube_bands = 0;
+    let mut rungs = Vec::new();
+    for index in ladder.chain_indices() {
+        let rung = &ladder.rungs[index];
+        if rung.has_checked_proof() {
+            continue;
+        }
+        if rung.cubes.is_some() {
+            cube_bands += 1;
+            continue;
+        }
+        let band = Band {
+            from: rung.from,
+            below: rung.below,
+        };
+        let largest_first = rung.largest_first;
+        rungs.push(RungToProve {
+            index,
+            band,
+            largest_first,
+        });
+    }
+    (rungs, cube_bands)
+}
+
+/// A worker of [`prove_chain`]: takes the next rung of the queue, proves it and sends the
+/// answer, until the queue is empty, halted, or closed by an answer that is not UNSAT.
+fn prove_from_queue(
+    run: &ProveChain,
+    queue: &ChainQueue,
+    sender: &std::sync::mpsc::Sender<RungProved>,
+) {
+    use std::sync::atomic::Ordering::Relaxed;
+    while !queue.halt.load(Relaxed) && !queue.no_more.load(Relaxed) {
+        let Some(&rung) = queue.rungs.get(queue.next.fetch_add(1, Relaxed)) else {
+            break;
+        };
+        let started = Instant::now();
+        let answer = prove_rung(run, rung, &queue.halt);
+        if !matches!(answer, Ok((Answer::Unsat, _))) {
+            queue.no_more.store(true, Relaxed);
+        }
+        let _ = sender.send((rung, answer, started.elapsed()));
     }
 }
 
