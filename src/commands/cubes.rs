@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -71,10 +71,11 @@ fn one_campaign(
         c.gather_into(&path, &mut ledger, args.finished_only)?;
     }
     let verdict = if ledger.verdict() == Verdict::Open && !gather {
-        let stop = AtomicBool::new(false);
-        let run = conquer_run(args, c.solving(), deadline, &stop);
         let save_every = Duration::from_secs_f64(args.save_every.max(0.1));
-        c.conquer_showing_progress(&run, &path, &mut ledger, save_every)?
+        grundy::interrupt::with_stop_flag(|stop| {
+            let run = conquer_run(args, c.solving(), deadline, stop);
+            c.conquer_showing_progress(&run, &path, &mut ledger, save_every)
+        })?
     } else {
         ledger.verdict()
     };
@@ -520,12 +521,7 @@ impl Campaign {
             display.set_with((l.refuted_share / held * 1e9) as u64, &note);
             Ok(())
         };
-        let verdict = std::thread::scope(|scope| {
-            scope.spawn(|| grundy::interrupt::relay(run.stop));
-            let verdict = conquer(run, ledger, &check, save_every, &mut report);
-            run.stop.store(true, Ordering::Relaxed);
-            verdict
-        });
+        let verdict = conquer(run, ledger, &check, save_every, &mut report);
         display.finish();
         Ok(verdict?)
     }
