@@ -663,14 +663,19 @@ pub(crate) fn certificate_line(
     cert_path: &Path,
 ) -> String {
     let of = if ledger.band.is_some() { "band" } else { "box" };
+    // A campaign that went on after the certification has logged more than it examined, and
+    // the cover it found then (pieces in no region) may be covered now.
+    let stale = ledger.logged_regions > cert.regions;
     let cover = match cert.uncovered_share {
         None => "the cover was too large to examine".to_string(),
         Some(_) if cert.uncovered_pieces == 0 => format!("the regions cover the {of}"),
         Some(share) => format!(
-            "{} pieces ({:.4}% of the {of}) lie in no logged region, {:.4}% of the {of} in no \
+            "{}{} pieces ({:.4}% of the {of}) {} in no logged region, {:.4}% of the {of} in no \
              open cube either (refuted before regions were logged)",
+            if stale { "at that run " } else { "" },
             cert.uncovered_pieces,
             100.0 * share / ledger.root_share(),
+            if stale { "lay" } else { "lie" },
             100.0 * cert.unlogged_share.unwrap_or(f64::NAN) / ledger.root_share()
         ),
     };
@@ -681,9 +686,8 @@ pub(crate) fn certificate_line(
     } else {
         "not answered yet"
     };
-    // A campaign that went on after the certification has logged more than it examined.
     let regions = match ledger.logged_regions {
-        now if now > cert.regions => format!("{} regions logged then ({now} now)", cert.regions),
+        now if stale => format!("{} regions logged then ({now} now)", cert.regions),
         _ => format!("{} regions", cert.regions),
     };
     format!(
