@@ -115,6 +115,15 @@ impl Progress {
         }
     }
 
+    /// Writes `line` on standard output, the bar hidden meanwhile and drawn again below it, so
+    /// that lines of results and the bar do not tear each other on a terminal.
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| println!("{line}")),
+            None => println!("{line}"),
+        }
+    }
+
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();

@@ -161,16 +161,30 @@ fn prove_chain_showing_rungs(
         );
     };
     let banded = banded_encoding(q)?;
+    // Progress weighs each rung by the seconds it took when it was first solved (at least one):
+    // the rungs of a chain grow harder as it climbs, so counting rungs would guess too soon.
+    let weight = |r: &grundy::sat::bounds::Rung| r.seconds.max(1.0) as u64;
+    let to_prove = ladder.chain_to_prove();
+    let mut display = grundy::progress::Progress::new(
+        to_prove.iter().map(|r| weight(r)).sum(),
+        &format!("prove-chain p={}", q.p),
+    )
+    .counting("seconds of rungs as first solved");
+    display.set(0);
+    let (mut proved, rungs) = (0, to_prove.len());
+    let mut weighed = 0;
     let mut after_rung = |l: &Ladder, i: usize, seconds: Duration| {
         l.save(path).map_err(|e| e.to_string())?;
         let r = &l.rungs[i];
         let by = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
-        println!(
+        display.println(&format!(
             "  {}: proof checked by {} ({:.1} s to prove and check)",
             rung_words(r),
             by.unwrap_or("nothing"),
             seconds.as_secs_f64()
-        );
+        ));
+        (proved, weighed) = (proved + 1, weighed + weight(r));
+        display.set_with(weighed, &format!("{proved} of {rungs} rungs proved"));
         Ok(())
     };
     let (chain, before) = ladder.chain_proved();
@@ -187,6 +201,7 @@ fn prove_chain_showing_rungs(
         prove_chain(&run, ladder, &mut after_rung)
     })
     .map_err(anyhow::Error::msg)?;
+    display.finish();
     let (_, after) = ladder.chain_proved();
     let mut left = String::new();
     if let Some(band) = done.timed_out {
