@@ -161,18 +161,9 @@ fn prove_chain_showing_rungs(
         );
     };
     let banded = banded_encoding(q)?;
-    // Progress weighs each rung by the seconds it took when it was first solved (at least one):
-    // the rungs of a chain grow harder as it climbs, so counting rungs would guess too soon.
-    let weight = |r: &grundy::sat::bounds::Rung| r.seconds.max(1.0) as u64;
-    let to_prove = ladder.chain_to_prove();
-    let mut display = grundy::progress::Progress::new(
-        to_prove.iter().map(|r| weight(r)).sum(),
-        &format!("prove-chain p={}", q.p),
-    )
-    .counting("seconds of rungs as first solved");
-    display.set(0);
-    let (mut proved, rungs) = (0, to_prove.len());
-    let mut weighed = 0;
+    let rungs = ladder.chain_to_prove().len();
+    let mut display = chain_progress(ladder, q.p);
+    let (mut proved, mut weighed) = (0, 0);
     let mut after_rung = |l: &Ladder, i: usize, seconds: Duration| {
         l.save(path).map_err(|e| e.to_string())?;
         let r = &l.rungs[i];
@@ -183,7 +174,7 @@ fn prove_chain_showing_rungs(
             by.unwrap_or("nothing"),
             seconds.as_secs_f64()
         ));
-        (proved, weighed) = (proved + 1, weighed + weight(r));
+        (proved, weighed) = (proved + 1, weighed + rung_weight(r));
         display.set_with(weighed, &format!("{proved} of {rungs} rungs proved"));
         Ok(())
     };
@@ -203,6 +194,36 @@ fn prove_chain_showing_rungs(
     .map_err(anyhow::Error::msg)?;
     display.finish();
     let (_, after) = ladder.chain_proved();
+    println!(
+        "p={}: {} rungs proved now; {after} of the {chain} rungs the bound rests on have a \
+         checked proof (were {before}){}",
+        q.p,
+        done.proved,
+        left_unproved(&done, timeout)
+    );
+    Ok(())
+}
+
+/// The progress of `--prove-chain` over the rungs it has to prove, each weighed by
+/// [`rung_weight`].
+fn chain_progress(ladder: &Ladder, p: usize) -> grundy::progress::Progress {
+    let total = ladder.chain_to_prove().into_iter().map(rung_weight).sum();
+    let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
+        .counting("seconds of rungs as first solved");
+    // From zero: the first rung proved counts towards the rate.
+    display.set(0);
+    display
+}
+
+/// A rung's weight in the progress of `--prove-chain`: the seconds it took when it was first
+/// solved (at least one). The rungs of a chain grow harder as it climbs, so counting rungs would
+/// guess the end too soon.
+fn rung_weight(r: &grundy::sat::bounds::Rung) -> u64 {
+    r.seconds.max(1.0) as u64
+}
+
+/// What `--prove-chain` left without a proof, and why, for the end of its last line.
+fn left_unproved(done: &grundy::sat::bounds::ChainProofs, timeout: Duration) -> String {
     let mut left = String::new();
     if let Some(band) = done.timed_out {
         left += &format!("; the band {band} had no answer in {timeout:?}");
@@ -213,12 +234,7 @@ fn prove_chain_showing_rungs(
             done.cube_bands
         );
     }
-    println!(
-        "p={}: {} rungs proved now; {after} of the {chain} rungs the bound rests on have a \
-         checked proof (were {before}){left}",
-        q.p, done.proved
-    );
-    Ok(())
+    left
 }
 
 /// Climbs with a stop request relayed to the solver, printing each rung as it ends and saving
