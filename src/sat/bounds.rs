@@ -282,7 +282,6 @@ impl Ladder {
         }
     }
 
-    /// Rungs of the chain, and those of them whose proof a checker accepted.
     /// The rungs of the chain that [`prove_chain`] proves: those with no checked proof, less
     /// bands answered by cube campaigns (`sat cubes --certify` proves those); lowest first.
     pub fn chain_to_prove(&self) -> Vec<&Rung> {
@@ -293,6 +292,7 @@ impl Ladder {
             .collect()
     }
 
+    /// Rungs of the chain, and those of them whose proof a checker accepted.
     pub fn chain_proved(&self) -> (usize, usize) {
         let chain = self.chain();
         let checked = chain.iter().filter(|r| r.has_checked_proof()).count();
