@@ -161,8 +161,7 @@ fn prove_chain_showing_rungs(
         );
     };
     let banded = banded_encoding(q)?;
-    let rungs = ladder.chain_to_prove().len();
-    let mut display = chain_progress(ladder, q.p);
+    let (mut display, rungs) = chain_progress(ladder, q.p);
     let (mut proved, mut weighed) = (0, 0);
     let mut after_rung = |l: &Ladder, i: usize, seconds: Duration| {
         l.save(path).map_err(|e| e.to_string())?;
@@ -205,14 +204,15 @@ fn prove_chain_showing_rungs(
 }
 
 /// The progress of `--prove-chain` over the rungs it has to prove, each weighed by
-/// [`rung_weight`].
-fn chain_progress(ladder: &Ladder, p: usize) -> grundy::progress::Progress {
-    let total = ladder.chain_to_prove().into_iter().map(rung_weight).sum();
+/// [`rung_weight`], and how many they are.
+fn chain_progress(ladder: &Ladder, p: usize) -> (grundy::progress::Progress, usize) {
+    let to_prove = ladder.chain_to_prove();
+    let total = to_prove.iter().map(|r| rung_weight(r)).sum();
     let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
         .counting("seconds of rungs as first solved");
     // From zero: the first rung proved counts towards the rate.
     display.set(0);
-    display
+    (display, to_prove.len())
 }
 
 /// A rung's weight in the progress of `--prove-chain`: the seconds it took when it was first

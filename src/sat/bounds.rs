@@ -285,11 +285,15 @@ impl Ladder {
     /// The rungs of the chain that [`prove_chain`] proves: those with no checked proof, less
     /// bands answered by cube campaigns (`sat cubes --certify` proves those); lowest first.
     pub fn chain_to_prove(&self) -> Vec<&Rung> {
-        self.chain_indices()
-            .into_iter()
-            .map(|i| &self.rungs[i])
-            .filter(|r| !r.has_checked_proof() && r.cubes.is_none())
-            .collect()
+        let rungs = self.chain_indices_to_prove().into_iter();
+        rungs.map(|i| &self.rungs[i]).collect()
+    }
+
+    /// [`Ladder::chain_to_prove`] as indices into `rungs`.
+    fn chain_indices_to_prove(&self) -> Vec<usize> {
+        let needs_proof = |r: &Rung| !r.has_checked_proof() && r.cubes.is_none();
+        let chain = self.chain_indices().into_iter();
+        chain.filter(|&i| needs_proof(&self.rungs[i])).collect()
     }
 
     /// Rungs of the chain, and those of them whose proof a checker accepted.
@@ -704,31 +708,25 @@ pub fn prove_chain(
     failure.map_or(Ok(done), Err)
 }
 
-/// The rungs of the ladder's chain with no checked proof, lowest first, less those answered by
-/// cube campaigns, whose number comes second.
+/// The rungs of the ladder's chain to prove ([`Ladder::chain_to_prove`]), lowest first, and
+/// the number of bands of the chain answered by cube campaigns with no checked proof yet.
 fn rungs_to_prove(ladder: &Ladder) -> (Vec<RungToProve>, usize) {
-    let mut cube_bands = 0;
-    let mut rungs = Vec::new();
-    for index in ladder.chain_indices() {
-        let rung = &ladder.rungs[index];
-        if rung.has_checked_proof() {
-            continue;
-        }
-        if rung.cubes.is_some() {
-            cube_bands += 1;
-            continue;
-        }
-        let band = Band {
-            from: rung.from,
-            below: rung.below,
-        };
-        let largest_first = rung.largest_first;
-        rungs.push(RungToProve {
-            index,
-            band,
-            largest_first,
-        });
-    }
+    let rungs = (ladder.chain_indices_to_prove().into_iter())
+        .map(|index| {
+            let rung = &ladder.rungs[index];
+            RungToProve {
+                index,
+                band: Band {
+                    from: rung.from,
+                    below: rung.below,
+                },
+                largest_first: rung.largest_first,
+            }
+        })
+        .collect();
+    let cube_bands = (ladder.chain().into_iter())
+        .filter(|r| r.cubes.is_some() && !r.has_checked_proof())
+        .count();
     (rungs, cube_bands)
 }
 
