@@ -152,10 +152,16 @@ fn a_band_refuted_over_several_runs_is_certified_and_forged_logs_are_not() {
     let cert = read_certificate(&ledger_path);
     assert!(cert.uncovered_share.unwrap() > 0.0 && !cert.certified);
     assert_eq!(cert.unlogged_share, cert.uncovered_share);
-    // The whole box as a region: p = 4 has patterns, so no proof can refute it.
+    // The whole box as a region: p = 4 has patterns, so no proof can refute it. Proved alone,
+    // or in one call with two regions before it, it is the region named.
     forge_log(&ledger_path, &["*", &first]);
     let refused = failed_in_one_line(&certify(&out, &varisat, None), "a forged log");
     assert!(refused.contains("region 0 (*)") && refused.contains("varisat finds a model"));
+    let second = regions[1].render();
+    forge_log(&ledger_path, &[&first, &second, "*"]);
+    let refused = failed_in_one_line(&certify(&out, &varisat, None), "a forged log");
+    assert!(refused.contains("region 2 (*)"), "{refused}");
+    assert!(refused.contains("varisat finds a model"), "{refused}");
     // A ledger whose box is narrower than its band's would certify less than the rung says.
     let kept = std::fs::read(&ledger_path).unwrap();
     let mut narrowed: serde_json::Value = serde_json::from_slice(&kept).unwrap();
@@ -190,7 +196,7 @@ fn a_band_is_certified_by_drat_proofs_that_rate_accepts() {
     let Some(checker) = crate::sat::rate_checker() else {
         return;
     };
-    certified_band(&[], Some(&checker), "rate");
+    certified_band(&["--batch", "1"], Some(&checker), "rate");
 }
 
 /// Band 0..40 of p = 4 (no pattern there, by the brute force) refuted in several runs and
@@ -219,6 +225,12 @@ fn certified_band(
     );
     let cert = read_certificate(&ledger_path);
     assert!(cert.certified && cert.checked == regions.len() as u64 && cert.proof_bytes > 0);
+    // One call a batch (16 regions by default, or `--batch`), two batches a round (two threads).
+    let batch = extra
+        .iter()
+        .position(|&a| a == "--batch")
+        .map_or(16, |i| extra[i + 1].parse().unwrap());
+    assert_eq!(cert.calls, cert.checked.div_ceil(batch), "{cert:?}");
     assert_eq!(cert.checked_by.len(), 1);
     assert!(
         cert.checked_by[0].starts_with(checked_by),
@@ -377,4 +389,61 @@ fn a_band_refuted_partly_unlogged_is_certified_after_reopening() {
     assert!(run(&["1", "--drop-region-log"]).status.success());
     let cert = grundy::sat::certify::certificate_path(&ledger_path);
     assert!(!cert.exists() && cert.with_extension("json.dropped").exists());
+}
+
+/// A real CaDiCaL proof lightened (`grundy::sat::drat`: the deletions of CNF clauses dropped, as
+/// `--certify` does with Officers' regions, whose proofs are made of them; the deletions of
+/// added clauses kept) is still accepted by rate and by dratify, and cut before the second half
+/// of its additions it is refused: what the checkers read is the lightened proof. The question:
+/// .56 with period 7, UNSAT (its true period is 6, and 7 is no multiple), a proof of thousands of
+/// steps of both kinds.
+#[test]
+fn a_lightened_proof_is_accepted_by_the_checkers_and_a_cut_one_is_not() {
+    use grundy::sat::solve::{Answer, SolverKind, check_drat_proof, solve_with_proof_checked_by};
+    let checkers: Vec<String> = [crate::sat::rate_checker(), drat_checker()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if checkers.is_empty() {
+        return;
+    }
+    let problem = crate::sat::game_problem(".56");
+    let e =
+        grundy::sat::encode::PeriodEncoding::new(&problem.game, problem.space, &problem.rares, 7)
+            .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let stem = dir.path().join("p7");
+    let (answer, note) =
+        solve_with_proof_checked_by(SolverKind::Cadical, &e.cnf, None, &stem, None, None).unwrap();
+    assert!(matches!(answer, Answer::Unsat));
+    let note = note.unwrap();
+    let (cnf, proof) = (Path::new(&note.cnf), Path::new(&note.proof));
+    let written = std::fs::read_to_string(proof).unwrap();
+    let done = grundy::sat::drat::lighten_when(proof, 0).unwrap();
+    assert!(
+        done.rewritten && done.dropped_deletions > 1000 && done.kept_deletions > 1000,
+        "{done:?}"
+    );
+    let lightened = std::fs::read_to_string(proof).unwrap();
+    assert_eq!(lightened.len() as u64, done.bytes_after);
+    assert_eq!(written.len() as u64, done.bytes_before);
+    let deletions = |text: &str| text.lines().filter(|l| l.starts_with('d')).count() as u64;
+    assert_eq!(deletions(&lightened), done.kept_deletions);
+    assert_eq!(
+        deletions(&written),
+        done.kept_deletions + done.dropped_deletions
+    );
+    for checker in &checkers {
+        let by = check_drat_proof(checker, cnf, proof);
+        assert!(by.is_ok(), "{checker}: {by:?}");
+    }
+    let lines: Vec<&str> = lightened.lines().collect();
+    let additions: Vec<usize> = (0..lines.len())
+        .filter(|&i| !lines[i].starts_with('d'))
+        .collect();
+    assert_eq!(additions.len() as u64, done.additions);
+    std::fs::write(proof, lines[..additions[additions.len() / 2]].join("\n")).unwrap();
+    for checker in &checkers {
+        assert!(check_drat_proof(checker, cnf, proof).is_err(), "{checker}");
+    }
 }

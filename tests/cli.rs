@@ -307,4 +307,9 @@ fn a_missing_argument_is_named_in_the_one_line() {
     assert!(line.contains("--prove-chain"), "{line}");
     let line = fails_with_one_line(&["sat", "cubes", "officers"]);
     assert!(line.contains("--p"), "{line}");
+    let cubes = ["sat", "cubes", "officers", "--p", "4", "--band", "0..40"];
+    let line = fails_with_one_line(&[&cubes[..], &["--batch", "2"]].concat());
+    assert!(line.contains("--certify"), "{line}");
+    let line = fails_with_one_line(&[&cubes[..], &["--certify", "--batch", "0"]].concat());
+    assert!(line.contains("--batch") && line.contains("0 is not in 1.."), "{line}");
 }

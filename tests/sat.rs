@@ -604,7 +604,7 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
 }
 
 /// The exact prefix problem of a solved game (its own rare table).
-fn game_problem(code: &str) -> grundy::sat::periods::Problem {
+pub(crate) fn game_problem(code: &str) -> grundy::sat::periods::Problem {
     let game: Game = code.parse().unwrap();
     let mut g = ExactGenerator::new(&game);
     g.extend_to(1 << 14).unwrap();

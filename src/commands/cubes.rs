@@ -54,7 +54,8 @@ fn one_campaign(
     let beside = || Ledger::path_beside(&c.out, c.p, c.name(), band);
     let path = args.ledger.clone().unwrap_or_else(beside);
     if args.certify {
-        return c.certify(&path, args.prover, args.threads.unwrap_or(1), deadline);
+        let calls = (args.threads.unwrap_or(1), args.batch as usize);
+        return c.certify(&path, args.prover, calls, deadline);
     }
     let _lock = Ledger::lock(&path)?;
     // A reopening says where the campaign stands once it is done.
@@ -370,16 +371,17 @@ impl Campaign {
         Ok(old)
     }
 
-    /// `--certify`: proves the regions of the ledger at `path` not yet certified, `threads` at
-    /// once, until `deadline`; then checks that they cover the root, and says how far the
-    /// certificate goes. A certified band's rung in the ladder gets the certificate as its proof.
+    /// `--certify`: proves the regions of the ledger at `path` not yet certified, `batch` a call
+    /// and `threads` calls at once, until `deadline`; then checks that they cover the root, and
+    /// says how far the certificate goes. A certified band's rung in the ladder gets the
+    /// certificate as its proof.
     /// Needs no lock on the ledger (it reads the ledger and the log prefix it counts, which a
     /// running campaign only lengthens), only on the certificate.
     fn certify(
         &self,
         path: &Path,
         prover: grundy::sat::solve::SolverKind,
-        threads: usize,
+        (threads, batch): (usize, usize),
         deadline: Option<Instant>,
     ) -> Result<Verdict> {
         use grundy::sat::certify::{self, Certify};
@@ -421,6 +423,7 @@ impl Campaign {
                 encoding: self.solving(),
                 prover,
                 threads,
+                batch,
                 deadline,
                 work_dir: &work_dir,
                 stop,
@@ -691,15 +694,23 @@ pub(crate) fn certificate_line(
         _ => format!("{} regions", cert.regions),
     };
     format!(
-        "certificate {}: {} of {regions} proved (checked by {}; {:.1} MB of proofs, {:.1} s \
-         proving, {:.1} s in an external checker); {cover}; {verdict}",
+        "certificate {}: {} of {regions} proved{} (checked by {}; {:.1} MB of proofs{}, {:.1} s \
+         proving, {:.1} s checking); {cover}; {verdict}",
         cert_path.display(),
         cert.checked,
+        match cert.calls {
+            0 => String::new(),
+            n => format!(" in {n} calls since calls were counted"),
+        },
         match cert.checked_by.len() {
             0 => "nothing yet".to_string(),
             _ => cert.checked_by.join(", "),
         },
         cert.proof_bytes as f64 / 1e6,
+        match cert.lightened {
+            0 => String::new(),
+            n => format!(", {n} checked lightened"),
+        },
         cert.solve_seconds,
         cert.check_seconds
     )

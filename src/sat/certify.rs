@@ -12,8 +12,10 @@ Why this is a proof that the root holds no model of the encoding `F`, region `R_
 conjunction of its bounds (literals of `F`'s order variables):
 - For each `i`, the CNF `F ∧ ¬R_0 ∧ … ∧ ¬R_{i-1} ∧ R_i` (earlier regions' clauses as premises,
   the region's bounds as units) is UNSAT by a proof a checker accepted: CaDiCaL's DRAT read by
-  the command in `GRUNDY_DRAT_CHECKER`, or varisat's own proof re-derived by varisat-checker
-  ([`Prover`]). By induction on `i`, `F` implies `¬R_i` for every `i`. The
+  the command in `GRUNDY_DRAT_CHECKER` (without the deletions of CNF clauses, when those make
+  up the proof: [`super::drat`], 2.5 times faster with rate on Officers' regions, and sound
+  since fewer deletions never let a checker accept more), or varisat's own proof re-derived by
+  varisat-checker ([`Prover`]). By induction on `i`, `F` implies `¬R_i` for every `i`. The
   premises are what the campaign's own solver had (region clauses of earlier refutations, and
   lemmas implied by them), so a region that solver refuted stays within reach.
 - [`uncovered`] finds no point of the root outside every region: box arithmetic alone,
@@ -257,10 +259,18 @@ pub struct Certificate {
     /// The checkers that accepted them, as each names itself (one per kind of proof used).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checked_by: Vec<String>,
-    /// Bytes of the proofs checked (each removed once checked), and seconds spent proving (the
-    /// solver writing its proof; varisat's in-process check included) and in the external DRAT
-    /// checker, summed over regions.
+    /// Bytes of the proofs as the solver wrote them (each removed once checked), and seconds
+    /// spent proving (the solver writing its proof; varisat's in-process check included) and
+    /// checking (lightening a DRAT proof and the external checker), summed over regions.
     pub proof_bytes: u64,
+    /// Of the checked regions, those whose DRAT proof the checker read without the deletions of
+    /// CNF clauses ([`super::drat`]; absent in certificates made before).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub lightened: u64,
+    /// Solver calls that proved them, several regions a call with `--batch` (absent in
+    /// certificates made before, which proved one a call).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub calls: u64,
     pub solve_seconds: f64,
     pub check_seconds: f64,
     /// The share of the full box inside the root that no logged region covers, and in how many
@@ -278,6 +288,10 @@ pub struct Certificate {
     pub certified: bool,
 }
 
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
 /// What proves the regions, and what checks the proofs.
 #[derive(Clone, Copy, Debug)]
 pub enum Prover<'a> {
@@ -292,11 +306,16 @@ pub struct Certify<'a> {
     /// The encoding the campaign ran on (its fingerprint is the ledger's).
     pub encoding: &'a PeriodEncoding,
     /// The solver that proves each region: CaDiCaL (a DRAT proof for `checker`) or varisat
-    /// (its own proof format, checked in-process by varisat-checker; about 12 times faster on
-    /// Officers' regions, but cannot stop mid-region at the deadline).
+    /// (its own proof format, checked in-process by varisat-checker, its author's checker; it
+    /// cannot stop mid-call at the deadline). On Officers p = 39's regions one at a time they
+    /// cost about the same (29-33 s a region, CaDiCaL with rate, 2026-11-25), before lightened
+    /// proofs and batches made CaDiCaL's route 2-3 times cheaper.
     pub prover: Prover<'a>,
-    /// Regions proved at once (one CaDiCaL each).
+    /// Proof calls at once (one solver each).
     pub threads: usize,
+    /// Regions proved by one call ([`batch_cnf`]): one load of the CNF and one check of the
+    /// proof for all of them.
+    pub batch: usize,
     /// Leave the rest for a later run at this instant.
     pub deadline: Option<Instant>,
     /// Where the proofs are written (and removed once checked).
@@ -316,13 +335,14 @@ pub struct RegionError {
     pub reason: String,
 }
 
-/// Proves the regions of the log from `cert.checked` on, `run.threads` at once, each on `F`, the
-/// earlier regions' clauses and its own bounds as units; `cert` advances over each batch proved
-/// (and `save` gets it after each). Stops at the deadline, leaving the rest.
+/// Proves the regions of the log from `cert.checked` on, `run.batch` regions a call and
+/// `run.threads` calls at once, each on `F`, the earlier regions' clauses and its regions
+/// ([`batch_cnf`]); `cert` advances over each round proved (and `save` gets it after each). Stops
+/// at the deadline, leaving the rest.
 ///
 /// # Errors
 /// [`RegionError`] for the first region whose proof is refused or that is not refuted; the
-/// certificate keeps the regions checked before it.
+/// certificate keeps the regions checked before its call.
 pub fn prove_regions(
     run: &Certify<'_>,
     regions: &[Cube],
@@ -344,30 +364,41 @@ pub fn prove_regions(
         premises.add_clause(&negated(&region.bound_literals(e)));
     }
     cert.regions = regions.len() as u64;
+    let batch = run.batch.max(1);
     while (cert.checked as usize) < regions.len() {
         let stopped = run.stop.load(std::sync::atomic::Ordering::Relaxed);
         if stopped || run.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         let start = cert.checked as usize;
-        let end = (start + run.threads.max(1)).min(regions.len());
+        let end = (start + run.threads.max(1) * batch).min(regions.len());
+        let calls: Vec<std::ops::Range<usize>> = (start..end)
+            .step_by(batch)
+            .map(|first| first..(first + batch).min(end))
+            .collect();
         let proved: Vec<Result<Proved, RegionError>> = pool.install(|| {
-            (start..end)
-                .into_par_iter()
-                .map(|i| prove_one(run, &premises, regions, start, i))
+            calls
+                .par_iter()
+                .map(|call| prove_batch(run, &premises, regions, start, call.clone()))
                 .collect()
         });
-        for (i, outcome) in (start..end).zip(proved) {
+        for (call, outcome) in calls.into_iter().zip(proved) {
             match outcome? {
                 Proved::Checked(note) => {
-                    cert.checked += 1;
+                    cert.checked += call.len() as u64;
+                    cert.calls += 1;
                     cert.proof_bytes += note.proof_bytes;
                     cert.solve_seconds += note.solve_seconds;
                     cert.check_seconds += note.check_seconds;
+                    if note.lightened {
+                        cert.lightened += call.len() as u64;
+                    }
                     if !cert.checked_by.contains(&note.checked_by) {
                         cert.checked_by.push(note.checked_by);
                     }
-                    premises.add_clause(&negated(&regions[i].bound_literals(e)));
+                    for region in &regions[call] {
+                        premises.add_clause(&negated(&region.bound_literals(e)));
+                    }
                 }
                 // Out of time inside the call: the rest waits for the next run.
                 Proved::Timeout => {
@@ -405,10 +436,12 @@ fn negated(lits: &[i32]) -> Vec<i32> {
     lits.iter().map(|&l| -l).collect()
 }
 
-/// One region proved and checked.
+/// The regions of one call proved and checked.
 struct Checked {
     checked_by: String,
     proof_bytes: u64,
+    /// Checked without the deletions of CNF clauses ([`super::drat::lighten`]).
+    lightened: bool,
     solve_seconds: f64,
     check_seconds: f64,
 }
@@ -418,25 +451,66 @@ enum Proved {
     Timeout,
 }
 
-/// Region `i` on `premises` (the encoding and regions before `start`) plus the regions from
-/// `start` to `i` negated and region `i`'s bounds as units: a DRAT proof, checked, then removed.
-fn prove_one(
+/// The CNF that refutes the regions `call` at once: `premises` (the encoding and the regions
+/// before `start`), the regions from `start` up to `call` negated, and "one of `call` holds".
+/// One region: its bounds as units. Several: a fresh selector variable per region, the clause
+/// "some selector", and "selector implies each bound of its region". Why that is enough: a
+/// model of the premises inside region `k` of `call`, with `k`'s selector true and the others
+/// false, would satisfy it (the selectors occur nowhere else), so UNSAT refutes every region of
+/// `call`. Returns the CNF and the first selector (0 for one region).
+pub fn batch_cnf(
+    e: &PeriodEncoding,
+    premises: &Cnf,
+    regions: &[Cube],
+    start: usize,
+    call: std::ops::Range<usize>,
+) -> (Cnf, i32) {
+    let mut cnf = premises.clone();
+    for region in &regions[start..call.start] {
+        cnf.add_clause(&negated(&region.bound_literals(e)));
+    }
+    if call.len() == 1 {
+        for l in regions[call.start].bound_literals(e) {
+            cnf.add_clause(&[l]);
+        }
+        return (cnf, 0);
+    }
+    let first = cnf.num_vars + 1;
+    cnf.num_vars += call.len() as i32;
+    let selectors: Vec<i32> = (first..cnf.num_vars + 1).collect();
+    cnf.add_clause(&selectors);
+    for (selector, region) in selectors.iter().zip(&regions[call]) {
+        for l in region.bound_literals(e) {
+            cnf.add_clause(&[-selector, l]);
+        }
+    }
+    (cnf, first)
+}
+
+/// The regions `call` proved by one solver call on [`batch_cnf`] (a DRAT proof checked, or
+/// varisat's), then the proof and CNF removed.
+///
+/// Measured on Officers p = 39's band 184..192 from region 700, CaDiCaL and rate, seconds a
+/// region: 19.4 one at a time (6.6 solving, 12.8 lightening and checking), 11.1 ten at a time
+/// (4.8 and 6.4), 9.0 thirty at a time (3.7 and 5.3): each call loads and each check parses the
+/// 188 MB CNF once for all its regions (2026-11-26, `examples/batch_probe.rs`).
+fn prove_batch(
     run: &Certify<'_>,
     premises: &Cnf,
     regions: &[Cube],
     start: usize,
-    i: usize,
+    call: std::ops::Range<usize>,
 ) -> Result<Proved, RegionError> {
-    let e = run.encoding;
-    let fail = |reason: String| region_error(i as u64, regions, reason);
-    let mut cnf = premises.clone();
-    for region in &regions[start..i] {
-        cnf.add_clause(&negated(&region.bound_literals(e)));
-    }
-    for l in regions[i].bound_literals(e) {
-        cnf.add_clause(&[l]);
-    }
-    let stem = run.work_dir.join(format!("region-{i}"));
+    let first = call.start;
+    let fail = |reason: String| {
+        let together = match call.len() {
+            1 => String::new(),
+            n => format!(" (proved with the {} after it in one call)", n - 1),
+        };
+        region_error(first as u64, regions, format!("{reason}{together}"))
+    };
+    let (cnf, first_selector) = batch_cnf(run.encoding, premises, regions, start, call.clone());
+    let stem = run.work_dir.join(format!("regions-{first}-{}", call.end));
     let timeout = run.deadline.map(|d| {
         d.saturating_duration_since(Instant::now())
             .max(Duration::from_millis(1))
@@ -452,35 +526,55 @@ fn prove_one(
     let solve_seconds = started.elapsed().as_secs_f64();
     let note = match (answer, note) {
         (Answer::Timeout, _) => return Ok(Proved::Timeout),
-        (Answer::Sat(_), _) => {
-            return Err(fail(format!(
-                "{} finds a model: the region is not refuted",
-                kind.name()
-            )));
+        (Answer::Sat(model), _) => {
+            // The region whose selector the model sets (the only one, with one region).
+            let k = (0..call.len())
+                .find(|&k| first_selector != 0 && model[(first_selector as usize) + k])
+                .unwrap_or(0);
+            return Err(region_error(
+                (first + k) as u64,
+                regions,
+                format!("{} finds a model: the region is not refuted", kind.name()),
+            ));
         }
         (Answer::Unsat, None) => return Err(fail("UNSAT without a proof".into())),
         (Answer::Unsat, Some(note)) => note,
     };
+    check_and_remove(run.prover, &note, solve_seconds)
+        .map(Proved::Checked)
+        .map_err(fail)
+}
+
+/// The check of a proof `note` names (varisat's was checked inside its call; CaDiCaL's DRAT is
+/// lightened, then read by the external checker), then the proof and its CNF removed.
+fn check_and_remove(
+    prover: Prover<'_>,
+    note: &super::solve::ProofNote,
+    solve_seconds: f64,
+) -> Result<Checked, String> {
     let (cnf_path, proof_path) = (Path::new(&note.cnf), Path::new(&note.proof));
     let proof_bytes = std::fs::metadata(proof_path).map_or(0, |m| m.len());
     let started = Instant::now();
-    // varisat's proof was checked inside the call (its seconds count as solving).
-    let checked = match (run.prover, note.checked_by) {
-        (Prover::CadicalDrat { checker }, _) => {
+    let mut lightened = false;
+    // Lightening counts as checking: the checker then verifies the proof as it is.
+    let checked = match (prover, &note.checked_by) {
+        (Prover::CadicalDrat { checker }, _) => super::drat::lighten(proof_path).and_then(|l| {
+            lightened = l.rewritten;
             super::solve::check_drat_proof(checker, cnf_path, proof_path)
-        }
-        (Prover::Varisat, Some(by)) => Ok(by),
+        }),
+        (Prover::Varisat, Some(by)) => Ok(by.clone()),
         (Prover::Varisat, None) => Err("varisat's proof was not checked".into()),
     };
     let check_seconds = started.elapsed().as_secs_f64();
     let _ = std::fs::remove_file(proof_path);
     let _ = std::fs::remove_file(cnf_path);
-    Ok(Proved::Checked(Checked {
-        checked_by: checked.map_err(fail)?,
+    Ok(Checked {
+        checked_by: checked?,
         proof_bytes,
+        lightened,
         solve_seconds,
         check_seconds,
-    }))
+    })
 }
 
 /// The CRC-32 of `regions` as the log writes them (one a line), in hex: what a certificate's

@@ -21,6 +21,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`cubes`]: cube-and-conquer on one question, resumable from a ledger (months-long campaigns).
 - [`shares`]: a cube campaign dealt out to several machines and gathered back.
 - [`certify`]: a cube campaign's UNSAT checked region by region with DRAT proofs.
+- [`drat`]: a DRAT proof lightened for its checker (the CNF's deletions dropped).
 
 `grundy sat export` writes DIMACS for any external solver.
 */
@@ -28,6 +29,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 pub mod bounds;
 pub mod certify;
 pub mod cubes;
+pub mod drat;
 pub mod encode;
 pub mod enumerate;
 pub mod exclusions;

@@ -1,0 +1,64 @@
+//! Several logged regions proved by one CaDiCaL call and one DRAT check: the CNF is the
+//! certificate's premises (the encoding with a largest value first, regions before START negated)
+//! and "one of regions START..START+K holds" (a selector per region: at least one selector, and
+//! each selector implies its region's bounds). UNSAT says each of those regions is refuted.
+//! Compared with one call per region: `cargo run --release --example batch_probe -- LEDGER START K`
+//! (with GRUNDY_DRAT_CHECKER set; the proof is lightened as `--certify` does).
+use grundy::sat::CollectClauses;
+use grundy::sat::solve::{Answer, SolverKind, check_drat_proof, solve_with_proof_checked_by};
+use std::time::Instant;
+
+mod common;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let path = std::path::PathBuf::from(&args[1]);
+    let start: usize = args[2].parse().unwrap();
+    let k: usize = args[3].parse().unwrap();
+    let ledger = grundy::sat::cubes::Ledger::read(&path).unwrap().unwrap();
+    let regions = grundy::sat::certify::read_regions(&path, &ledger).unwrap();
+    let mut e = common::officers_encoding(ledger.p);
+    e.put_largest_first();
+    let mut cnf = e.cnf.clone();
+    for r in &regions[..start] {
+        let clause: Vec<i32> = r.bound_literals(&e).iter().map(|l| -l).collect();
+        cnf.add_clause(&clause);
+    }
+    let first = cnf.num_vars + 1;
+    cnf.num_vars += k as i32;
+    let selectors: Vec<i32> = (0..k as i32).map(|i| first + i).collect();
+    cnf.add_clause(&selectors);
+    for (i, r) in regions[start..start + k].iter().enumerate() {
+        for l in r.bound_literals(&e) {
+            cnf.add_clause(&[-selectors[i], l]);
+        }
+    }
+    let checker = std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let started = Instant::now();
+    let (answer, note) = solve_with_proof_checked_by(
+        SolverKind::Cadical,
+        &cnf,
+        None,
+        &dir.path().join("batch"),
+        None,
+        None,
+    )
+    .unwrap();
+    let solve_seconds = started.elapsed().as_secs_f64();
+    assert!(matches!(answer, Answer::Unsat));
+    let note = note.unwrap();
+    let proof = std::path::Path::new(&note.proof);
+    let started = Instant::now();
+    let ratio = std::env::var("RATIO").map_or(grundy::sat::drat::DROPPED_PER_ADDITION, |r| {
+        r.parse().unwrap()
+    });
+    let lightened = grundy::sat::drat::lighten_when(proof, ratio).unwrap();
+    let checked = check_drat_proof(&checker, std::path::Path::new(&note.cnf), proof);
+    let check_seconds = started.elapsed().as_secs_f64();
+    println!(
+        "{k} regions from {start}: solved in {solve_seconds:.1} s, lightened and checked by \
+         {checked:?} in {check_seconds:.1} s ({lightened:?}); {:.1} s a region",
+        (solve_seconds + check_seconds) / k as f64
+    );
+}
