@@ -311,5 +311,8 @@ fn a_missing_argument_is_named_in_the_one_line() {
     let line = fails_with_one_line(&[&cubes[..], &["--batch", "2"]].concat());
     assert!(line.contains("--certify"), "{line}");
     let line = fails_with_one_line(&[&cubes[..], &["--certify", "--batch", "0"]].concat());
-    assert!(line.contains("--batch") && line.contains("0 is not in 1.."), "{line}");
+    assert!(
+        line.contains("--batch") && line.contains("0 is not in 1.."),
+        "{line}"
+    );
 }

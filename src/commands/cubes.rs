@@ -385,22 +385,7 @@ impl Campaign {
         deadline: Option<Instant>,
     ) -> Result<Verdict> {
         use grundy::sat::certify::{self, Certify};
-        let ledger = Ledger::read(path)?
-            .with_context(|| format!("{}: no cube ledger to certify", path.display()))?;
-        if let Some(reason) = ledger.refuses(&self.fresh) {
-            bail!("{}: {reason}", path.display());
-        }
-        // The certificate speaks of the root: a band's must be the band's box, a campaign
-        // inside a cube is certified only with that cube named (`--within`).
-        if ledger.root != self.fresh.root {
-            bail!(
-                "{}: its box is {}, not {} (a band's own box, or the cube --within names)",
-                path.display(),
-                ledger.root,
-                self.fresh.root
-            );
-        }
-        let regions = certify::read_regions(path, &ledger).map_err(anyhow::Error::msg)?;
+        let (ledger, regions) = self.ledger_to_certify(path)?;
         let checker = std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).unwrap_or_default();
         let prover = certify_prover(prover, &checker)?;
         let cert_path = certify::certificate_path(path);
@@ -442,6 +427,28 @@ impl Campaign {
             self.certify_rung(band, path, &cert, &cert_path)?;
         }
         Ok(ledger.verdict())
+    }
+
+    /// The ledger at `path` and the regions its log counts, if a certificate of this question
+    /// can speak for it.
+    fn ledger_to_certify(&self, path: &Path) -> Result<(Ledger, Vec<grundy::sat::cubes::Cube>)> {
+        let ledger = Ledger::read(path)?
+            .with_context(|| format!("{}: no cube ledger to certify", path.display()))?;
+        if let Some(reason) = ledger.refuses(&self.fresh) {
+            bail!("{}: {reason}", path.display());
+        }
+        // The certificate speaks of the root: a band's must be the band's box, a campaign
+        // inside a cube is certified only with that cube named (`--within`).
+        if ledger.root != self.fresh.root {
+            bail!(
+                "{}: its box is {}, not {} (a band's own box, or the cube --within names)",
+                path.display(),
+                ledger.root,
+                self.fresh.root
+            );
+        }
+        let regions = grundy::sat::certify::read_regions(path, &ledger);
+        Ok((ledger, regions.map_err(anyhow::Error::msg)?))
     }
 
     /// Marks the rung of `band` answered by the ledger at `path` as proved by `cert`.

@@ -292,6 +292,23 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
+impl Certificate {
+    /// Counts the `regions` one call proved and `note` tells of.
+    fn count(&mut self, note: Checked, regions: u64) {
+        self.checked += regions;
+        self.calls += 1;
+        self.proof_bytes += note.proof_bytes;
+        self.solve_seconds += note.solve_seconds;
+        self.check_seconds += note.check_seconds;
+        if note.lightened {
+            self.lightened += regions;
+        }
+        if !self.checked_by.contains(&note.checked_by) {
+            self.checked_by.push(note.checked_by);
+        }
+    }
+}
+
 /// What proves the regions, and what checks the proofs.
 #[derive(Clone, Copy, Debug)]
 pub enum Prover<'a> {
@@ -385,17 +402,7 @@ pub fn prove_regions(
         for (call, outcome) in calls.into_iter().zip(proved) {
             match outcome? {
                 Proved::Checked(note) => {
-                    cert.checked += call.len() as u64;
-                    cert.calls += 1;
-                    cert.proof_bytes += note.proof_bytes;
-                    cert.solve_seconds += note.solve_seconds;
-                    cert.check_seconds += note.check_seconds;
-                    if note.lightened {
-                        cert.lightened += call.len() as u64;
-                    }
-                    if !cert.checked_by.contains(&note.checked_by) {
-                        cert.checked_by.push(note.checked_by);
-                    }
+                    cert.count(note, call.len() as u64);
                     for region in &regions[call] {
                         premises.add_clause(&negated(&region.bound_literals(e)));
                     }
