@@ -196,7 +196,15 @@ fn a_band_is_certified_by_drat_proofs_that_rate_accepts() {
     let Some(checker) = crate::sat::rate_checker() else {
         return;
     };
-    certified_band(&["--batch", "1"], Some(&checker), "rate");
+    let (dir, regions) = certified_band(&["--batch", "1"], Some(&checker), "rate");
+    // CaDiCaL's model in a batch names its region too.
+    let out = dir.path().join("periods.json").display().to_string();
+    let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
+    let (first, second) = (regions[0].render(), regions[1].render());
+    forge_log(&ledger_path, &[&first, &second, "*", &first]);
+    let refused = failed_in_one_line(&certify(&out, &[], Some(&checker)), "a forged log");
+    assert!(refused.contains("region 2 (*)"), "{refused}");
+    assert!(refused.contains("cadical finds a model"), "{refused}");
 }
 
 /// Band 0..40 of p = 4 (no pattern there, by the brute force) refuted in several runs and

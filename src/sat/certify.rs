@@ -15,7 +15,10 @@ conjunction of its bounds (literals of `F`'s order variables):
   the command in `GRUNDY_DRAT_CHECKER` (without the deletions of CNF clauses, when those make
   up the proof: [`super::drat`], 2.5 times faster with rate on Officers' regions, and sound
   since fewer deletions never let a checker accept more), or varisat's own proof re-derived by
-  varisat-checker ([`Prover`]). By induction on `i`, `F` implies `¬R_i` for every `i`. The
+  varisat-checker ([`Prover`]). Regions `j..k` proved in one call (`--batch`) are one CNF,
+  `F ∧ ¬R_0 ∧ … ∧ ¬R_{j-1} ∧ (R_j ∨ … ∨ R_{k-1})` with a selector variable per region
+  ([`batch_cnf`]), whose UNSAT says the same of each region of it without the others'
+  clauses. By induction on `i`, `F` implies `¬R_i` for every `i`. The
   premises are what the campaign's own solver had (region clauses of earlier refutations, and
   lemmas implied by them), so a region that solver refuted stays within reach.
 - [`uncovered`] finds no point of the root outside every region: box arithmetic alone,
