@@ -4,7 +4,6 @@
 //! each selector implies its region's bounds). UNSAT says each of those regions is refuted.
 //! Compared with one call per region: `cargo run --release --example batch_probe -- LEDGER START K`
 //! (with GRUNDY_DRAT_CHECKER set; the proof is lightened as `--certify` does).
-use grundy::sat::CollectClauses;
 use grundy::sat::solve::{Answer, SolverKind, check_drat_proof, solve_with_proof_checked_by};
 use std::time::Instant;
 
@@ -19,20 +18,8 @@ fn main() {
     let regions = grundy::sat::certify::read_regions(&path, &ledger).unwrap();
     let mut e = common::officers_encoding(ledger.p);
     e.put_largest_first();
-    let mut cnf = e.cnf.clone();
-    for r in &regions[..start] {
-        let clause: Vec<i32> = r.bound_literals(&e).iter().map(|l| -l).collect();
-        cnf.add_clause(&clause);
-    }
-    let first = cnf.num_vars + 1;
-    cnf.num_vars += k as i32;
-    let selectors: Vec<i32> = (0..k as i32).map(|i| first + i).collect();
-    cnf.add_clause(&selectors);
-    for (i, r) in regions[start..start + k].iter().enumerate() {
-        for l in r.bound_literals(&e) {
-            cnf.add_clause(&[-selectors[i], l]);
-        }
-    }
+    // The CNF `--certify` proves these regions on (one region: its bounds as units).
+    let (cnf, _) = grundy::sat::certify::batch_cnf(&e, &e.cnf, &regions, 0, start..start + k);
     let checker = std::env::var(grundy::sat::solve::DRAT_CHECKER_VAR).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let started = Instant::now();

@@ -5,7 +5,6 @@
 //! With `GRUNDY_DRAT_CHECKER` set, CaDiCaL's proof is also checked by that command, timed, as
 //! written and then lightened as `--certify` checks it (`grundy::sat::drat`). `KEEP=DIR` keeps
 //! CaDiCaL's CNF and proof there; `CADICAL_ONLY=1` skips varisat.
-use grundy::sat::CollectClauses;
 use grundy::sat::solve::{SolverKind, solve_with_proof_checked_by};
 use std::time::Instant;
 
@@ -20,14 +19,7 @@ fn main() {
     let mut e = common::officers_encoding(ledger.p);
     e.put_largest_first();
     assert_eq!(grundy::sat::lemmas::fingerprint(&e.cnf), ledger.fingerprint);
-    let mut cnf = e.cnf.clone();
-    for r in &regions[..index] {
-        let clause: Vec<i32> = r.bound_literals(&e).iter().map(|l| -l).collect();
-        cnf.add_clause(&clause);
-    }
-    for l in regions[index].bound_literals(&e) {
-        cnf.add_clause(&[l]);
-    }
+    let (cnf, _) = grundy::sat::certify::batch_cnf(&e, &e.cnf, &regions, 0, index..index + 1);
     let dir = tempfile::tempdir().unwrap();
     let kinds: &[SolverKind] = if std::env::var("CADICAL_ONLY").is_ok() {
         &[SolverKind::Cadical]
