@@ -476,10 +476,15 @@ struct BoundsArgs {
     /// cube campaigns, which `sat cubes --certify` proves, are skipped). --timeout is per rung.
     #[arg(long, requires = "proof_dir")]
     prove_chain: bool,
-    /// With --prove-chain: rungs proved at once, each its own CaDiCaL and checker (their
-    /// proofs, gigabytes for hard rungs, lie in --proof-dir side by side until checked).
+    /// With --prove-chain: rungs (or pieces) proved at once, each its own CaDiCaL and checker
+    /// (their proofs, gigabytes for hard rungs, lie in --proof-dir side by side until checked).
     #[arg(long, default_value_t = 1, requires = "prove_chain")]
     jobs: usize,
+    /// With --prove-chain: prove each band in pieces, one CaDiCaL call and one check per byte
+    /// of its largest value, each piece saved in the ladder once checked, so a stopped run
+    /// loses one piece at most and --jobs proves the pieces of one band side by side.
+    #[arg(long, requires = "prove_chain")]
+    pieces: bool,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]

@@ -859,3 +859,115 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
         "the checkers never ran side by side: {counts}"
     );
 }
+
+/// The values of `s[0]` the proof pieces of a rung were made for (`top` of each piece).
+fn piece_tops(rung: &Json) -> Vec<u16> {
+    let pieces = rung["pieces"].as_array().map_or(&[][..], Vec::as_slice);
+    pieces
+        .iter()
+        .map(|p| p["top"].as_u64().unwrap() as u16)
+        .collect()
+}
+
+/// `--prove-chain --pieces` proves each band one value of its largest value at a time: every
+/// rung's pieces are exactly the common values of its band (counted here from the definition,
+/// not by the encoding), each checked by rate (or dratify), and only then does the rung get its
+/// proof. A rung forged over a pattern is caught by its model at the piece of the least largest
+/// value the brute force finds, its pieces below that saved; a piece lost (a run stopped) is
+/// the only call the next run makes.
+#[test]
+fn a_band_proved_in_pieces_is_covered_value_by_value_and_a_false_one_is_caught() {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
+        return;
+    };
+    let least = Rule::officers(4).least_largest_below(136).unwrap();
+    assert!(least >= 64);
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let honest = ladder_json(&ladder_path);
+    let rungs = honest["rungs"].as_array().unwrap().len();
+    let mut forged = honest.clone();
+    (forged["rungs"].as_array_mut().unwrap()).push(forged_rung(64, 136));
+    std::fs::write(&ladder_path, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let proofs = dir.path().join("proofs").display().to_string();
+    let prove = || {
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(P4_BOUNDS)
+            .args([
+                "--prove-chain",
+                "--pieces",
+                "--proof-dir",
+                &proofs,
+                "--out",
+                &out,
+            ])
+            .env(DRAT_CHECKER_VAR, &checker)
+            .output()
+            .unwrap()
+    };
+    // Its 68 calls take long enough for the display's line of a log (every 10 s) before the
+    // error, which is the last line.
+    let failed = prove();
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    let said = stderr.trim_end().lines().last().unwrap_or("");
+    assert!(!failed.status.success(), "{failed:?}");
+    assert!(
+        said.starts_with("grundy: ") && said.contains("the ladder is wrong"),
+        "{stderr}"
+    );
+    let proved = ladder_json(&ladder_path);
+    let all = proved["rungs"].as_array().unwrap();
+    let in_band =
+        |from: u16, below: u16| -> Vec<u16> { (from..below).filter(|&v| is_common(v)).collect() };
+    for (rung, (from, below, _)) in all[..rungs].iter().zip(rungs_of(&proved)) {
+        assert_eq!(piece_tops(rung), in_band(from, below), "{rung}");
+        for piece in rung["pieces"].as_array().unwrap() {
+            let by = piece["proof"]["checked_by"].as_str().unwrap_or("");
+            assert!(
+                by.starts_with("rate") || by.starts_with("dratify"),
+                "{piece}"
+            );
+        }
+        assert!(
+            rung["proof"]["format"].as_str().unwrap().contains("pieces"),
+            "{rung}"
+        );
+    }
+    assert_eq!(piece_tops(&all[rungs]), in_band(64, least));
+    assert!(all[rungs]["proof"].is_null(), "{}", all[rungs]);
+    let summary = grundy(&[&P4_BOUNDS[..], &["--from", "8", "--to", "8", "--out", &out]].concat());
+    let pieces = in_band(64, least).len();
+    let line = format!(
+        "{rungs} of the {} rungs it rests on with a checked proof, and {pieces} pieces of the others",
+        rungs + 1
+    );
+    assert!(
+        String::from_utf8_lossy(&summary.stdout).contains(&line),
+        "{summary:?}"
+    );
+    assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0);
+    // A run stopped after all but one piece of a rung: the next makes that call alone.
+    let mut stopped = proved.clone();
+    let rungs_left = stopped["rungs"].as_array_mut().unwrap();
+    rungs_left.truncate(rungs);
+    let last = &mut rungs_left[rungs - 1];
+    last["proof"] = Json::Null;
+    let lost = last["pieces"].as_array_mut().unwrap().remove(1);
+    std::fs::write(&ladder_path, serde_json::to_vec(&stopped).unwrap()).unwrap();
+    let again = prove();
+    assert!(again.status.success(), "{again:?}");
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert!(stdout.contains("1 rungs proved now (1 pieces)"), "{stdout}");
+    let done = format!("{rungs} of the {rungs} rungs the bound rests on have a checked proof");
+    assert!(stdout.contains(&done), "{stdout}");
+    let resumed = ladder_json(&ladder_path);
+    let last = &resumed["rungs"][rungs - 1];
+    let (from, below, _) = rungs_of(&resumed)[rungs - 1];
+    let mut tops = piece_tops(last);
+    tops.sort_unstable();
+    assert_eq!(tops, in_band(from, below));
+    assert_eq!(
+        last["pieces"].as_array().unwrap().last().unwrap()["top"],
+        lost["top"]
+    );
+}

@@ -305,6 +305,8 @@ fn a_missing_argument_is_named_in_the_one_line() {
     assert!(line.contains("--proof-dir"), "{line}");
     let line = fails_with_one_line(&["sat", "bounds", "officers", "--p", "4", "--jobs", "2"]);
     assert!(line.contains("--prove-chain"), "{line}");
+    let line = fails_with_one_line(&["sat", "bounds", "officers", "--p", "4", "--pieces"]);
+    assert!(line.contains("--prove-chain"), "{line}");
     let line = fails_with_one_line(&["sat", "cubes", "officers"]);
     assert!(line.contains("--p"), "{line}");
     let cubes = ["sat", "cubes", "officers", "--p", "4", "--band", "0..40"];

@@ -24,6 +24,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         proof_dir,
         prove_chain,
         jobs,
+        pieces,
         incremental,
         threads,
         ladder,
@@ -47,7 +48,12 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     let proof_stem = proof_dir.map(|dir| proof_stem(&q, &dir)).transpose()?;
     match (prove_chain, proof_stem) {
         (true, Some(stem)) => {
-            prove_chain_showing_rungs(&q, &mut ladder, &stem, (timeout, jobs), &path)?;
+            let calls = ChainSettings {
+                timeout,
+                jobs,
+                pieces,
+            };
+            prove_chain_showing_rungs(&q, &mut ladder, &stem, calls, &path)?;
         }
         (_, proof_stem) => {
             let settings = RungSettings {
@@ -143,16 +149,23 @@ fn banded_encoding(q: &Question) -> Result<Option<grundy::sat::encode::PeriodEnc
     Ok(Some(e))
 }
 
-/// `--prove-chain`: every rung the ladder's bound rests on gets a checked DRAT proof, each
-/// printed as it ends and the ladder saved after it.
+/// How `--prove-chain` makes its calls (see [`grundy::sat::bounds::ProveChain`]).
+struct ChainSettings {
+    timeout: Duration,
+    jobs: usize,
+    pieces: bool,
+}
+
+/// `--prove-chain`: every rung the ladder's bound rests on gets a checked DRAT proof (whole or
+/// in pieces), each printed as it ends and the ladder saved after it.
 fn prove_chain_showing_rungs(
     q: &Question,
     ladder: &mut Ladder,
     stem: &std::path::Path,
-    (timeout, jobs): (Duration, usize),
+    settings: ChainSettings,
     path: &std::path::Path,
 ) -> Result<()> {
-    use grundy::sat::bounds::{ProveChain, prove_chain};
+    use grundy::sat::bounds::{ChainCall, ProveChain, chain_calls, prove_chain};
     let Some(checker) = grundy::sat::solve::drat_checker_from_env() else {
         bail!(
             "--prove-chain needs an independent DRAT checker: set {} (for instance \
@@ -161,65 +174,91 @@ fn prove_chain_showing_rungs(
         );
     };
     let banded = banded_encoding(q)?;
-    let (mut display, rungs) = chain_progress(ladder, q.p);
-    let (mut proved, mut weighed) = (0, 0);
-    let mut after_rung = |l: &Ladder, i: usize, seconds: Duration| {
-        l.save(path).map_err(|e| e.to_string())?;
-        let r = &l.rungs[i];
-        let by = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
-        display.println(&format!(
-            "  {}: proof checked by {} ({:.1} s to prove and check)",
-            rung_words(r),
-            by.unwrap_or("nothing"),
-            seconds.as_secs_f64()
-        ));
-        (proved, weighed) = (proved + 1, weighed + rung_weight(r));
-        display.set_with(weighed, &format!("{proved} of {rungs} rungs proved"));
-        Ok(())
-    };
     let (chain, before) = ladder.chain_proved();
     let done = grundy::interrupt::with_stop_flag(|stop| {
         let run = ProveChain {
             largest_first: banded.as_ref().unwrap_or(&q.encoding),
             question: &q.encoding,
-            timeout: Some(timeout),
+            timeout: Some(settings.timeout),
             proof_stem: stem,
             checker: &checker,
-            jobs,
+            jobs: settings.jobs,
+            pieces: settings.pieces,
             stop,
         };
-        prove_chain(&run, ladder, &mut after_rung)
+        let calls = chain_calls(&run, ladder);
+        let mut display = chain_progress(ladder, &calls, q.p);
+        let mut made = 0;
+        let mut after_call = |l: &Ladder, call: &ChainCall, seconds: Duration| {
+            l.save(path).map_err(|e| e.to_string())?;
+            display.println(&call_words(l, call, seconds));
+            made += 1;
+            let weighed = calls[..made].iter().map(|c| call_weight(l, c)).sum();
+            display.set_with(weighed, &format!("{made} of {} calls", calls.len()));
+            Ok(())
+        };
+        let done = prove_chain(&run, ladder, &mut after_call);
+        // A failure is the one line the run ends with.
+        if done.is_ok() {
+            display.finish();
+        }
+        done
     })
     .map_err(anyhow::Error::msg)?;
-    display.finish();
     let (_, after) = ladder.chain_proved();
+    let pieces = match settings.pieces {
+        true => format!(" ({} pieces)", done.pieces),
+        false => String::new(),
+    };
     println!(
-        "p={}: {} rungs proved now; {after} of the {chain} rungs the bound rests on have a \
-         checked proof (were {before}){}",
+        "p={}: {} rungs proved now{pieces}; {after} of the {chain} rungs the bound rests on \
+         have a checked proof (were {before}){}",
         q.p,
         done.proved,
-        left_unproved(&done, timeout)
+        left_unproved(&done, settings.timeout)
     );
     Ok(())
 }
 
-/// The progress of `--prove-chain` over the rungs it has to prove, each weighed by
-/// [`rung_weight`], and how many they are.
-fn chain_progress(ladder: &Ladder, p: usize) -> (grundy::progress::Progress, usize) {
-    let to_prove = ladder.chain_to_prove();
-    let total = to_prove.iter().map(|r| rung_weight(r)).sum();
-    let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
-        .counting("seconds of rungs as first solved");
-    // From zero: the first rung proved counts towards the rate.
-    display.set(0);
-    (display, to_prove.len())
+/// One line for a call of `--prove-chain` that ended with a checked proof.
+fn call_words(l: &Ladder, call: &grundy::sat::bounds::ChainCall, seconds: Duration) -> String {
+    let r = &l.rungs[call.index];
+    let piece = r.pieces.last().filter(|_| call.top.is_some());
+    let note = piece.map_or(r.proof.as_ref(), |p| Some(&p.proof));
+    let by = note
+        .and_then(|n| n.checked_by.as_deref())
+        .unwrap_or("nothing");
+    let what = match piece {
+        Some(p) => format!("{}, piece s[0] = {}", rung_words(r), p.top),
+        None => rung_words(r),
+    };
+    let closed = match (piece, r.has_checked_proof()) {
+        (Some(_), true) => format!("; its {} pieces cover it", r.pieces.len()),
+        _ => String::new(),
+    };
+    let seconds = seconds.as_secs_f64();
+    format!("  {what}: proof checked by {by} ({seconds:.1} s to prove and check){closed}")
 }
 
-/// A rung's weight in the progress of `--prove-chain`: the seconds it took when it was first
-/// solved (at least one). The rungs of a chain grow harder as it climbs, so counting rungs would
-/// guess the end too soon.
-fn rung_weight(r: &grundy::sat::bounds::Rung) -> u64 {
-    r.seconds.max(1.0) as u64
+/// The progress of `--prove-chain` over its calls, each weighed by [`call_weight`].
+fn chain_progress(
+    ladder: &Ladder,
+    calls: &[grundy::sat::bounds::ChainCall],
+    p: usize,
+) -> grundy::progress::Progress {
+    let total = calls.iter().map(|c| call_weight(ladder, c)).sum();
+    let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
+        .counting("seconds of rungs as first solved");
+    // From zero: the first call proved counts towards the rate.
+    display.set(0);
+    display
+}
+
+/// A call's weight in the progress of `--prove-chain`: its share of the seconds its rung took
+/// when first solved (at least one). The rungs of a chain grow harder as it climbs, so counting
+/// rungs would guess the end too soon.
+fn call_weight(ladder: &Ladder, call: &grundy::sat::bounds::ChainCall) -> u64 {
+    (ladder.rungs[call.index].seconds.max(1.0) * call.share).ceil() as u64
 }
 
 /// What `--prove-chain` left without a proof, and why, for the end of its last line.

@@ -88,6 +88,24 @@ pub struct Rung {
     /// CaDiCaL's configuration, when not its default (a rung with a proof keeps the default).
     #[serde(default, skip_serializing_if = "Preset::is_default")]
     pub preset: Preset,
+    /// The pieces of a band proved one byte of its largest value at a time (`--prove-chain
+    /// --pieces`), as they were checked; once they cover the band, `proof` says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pieces: Vec<ProofPiece>,
+}
+
+/// One piece of a band's proof: the band with its largest value, `s[0]`, fixed to `top`,
+/// refuted by a DRAT proof of its own CNF that a checker accepted. Why pieces: a hard band's
+/// proof runs to hours of solving and checking; pieces are saved as each is checked, so a run
+/// stopped loses one piece at most, and `--jobs` proves pieces side by side. Every model of the
+/// band has `s[0]` at one of the band's bytes, so the pieces of every byte refute the band.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProofPiece {
+    /// The value of `s[0]` (a true value, common).
+    pub top: Value,
+    /// Seconds to prove and check it.
+    pub seconds: f64,
+    pub proof: ProofNote,
 }
 
 impl Rung {
@@ -209,6 +227,7 @@ impl Ladder {
             proof: None,
             cubes: Some(cubes.to_string()),
             preset,
+            pieces: Vec::new(),
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -282,14 +301,9 @@ impl Ladder {
         }
     }
 
-    /// The rungs of the chain that [`prove_chain`] proves: those with no checked proof, less
-    /// bands answered by cube campaigns (`sat cubes --certify` proves those); lowest first.
-    pub fn chain_to_prove(&self) -> Vec<&Rung> {
-        let rungs = self.chain_indices_to_prove().into_iter();
-        rungs.map(|i| &self.rungs[i]).collect()
-    }
-
-    /// [`Ladder::chain_to_prove`] as indices into `rungs`.
+    /// The rungs of the chain that [`prove_chain`] proves, as indices into `rungs`: those with
+    /// no checked proof, less bands answered by cube campaigns (`sat cubes --certify` proves
+    /// those); lowest first.
     fn chain_indices_to_prove(&self) -> Vec<usize> {
         let needs_proof = |r: &Rung| !r.has_checked_proof() && r.cubes.is_none();
         let chain = self.chain_indices().into_iter();
@@ -341,6 +355,13 @@ impl Ladder {
         let proved = match self.chain_proved() {
             (0, _) => String::new(),
             (n, k) => format!("; {k} of the {n} rungs it rests on with a checked proof"),
+        };
+        // Pieces of rungs not proved yet (`--prove-chain --pieces`).
+        let unclosed = self.chain().into_iter().filter(|r| !r.has_checked_proof());
+        let pieces: usize = unclosed.map(|r| r.pieces.len()).sum();
+        let proved = match pieces {
+            0 => proved,
+            k => format!("{proved}, and {k} pieces of the others"),
         };
         format!(
             "{refuted}{found}{open} ({} rungs, {seconds:.0} s{proved})",
@@ -437,6 +458,14 @@ fn floor_byte(e: &PeriodEncoding, from: Value) -> Option<u8> {
     (0..=255u8).find(|&c| e.expand(&[c])[0] >= from)
 }
 
+/// The bytes `s[0]` may take in `band` with a largest value first: those of the common values
+/// in it, lowest first. One cube each when a band is split over threads, one piece each when
+/// its proof is made in pieces.
+pub fn band_tops(e: &PeriodEncoding, band: Band) -> Vec<u8> {
+    let in_band = |c: &u8| (band.from..band.below).contains(&e.expand(&[*c])[0]);
+    (0..=255u8).filter(in_band).collect()
+}
+
 /// How the rungs run.
 pub struct Climb<'a> {
     /// The question's encoding the rungs run on: with a largest value put first
@@ -523,6 +552,7 @@ pub fn climb(
             seconds: started.elapsed().as_secs_f64(),
             proof,
             cubes: None,
+            pieces: Vec::new(),
             preset: match run.proof_stem {
                 Some(_) => Preset::Default,
                 None => run.preset,
@@ -596,104 +626,188 @@ pub struct ProveChain<'a> {
     /// rungs of earlier builds, with a smallest value first or every rotation).
     pub largest_first: &'a PeriodEncoding,
     pub question: &'a PeriodEncoding,
-    /// Seconds a rung may take.
+    /// Seconds a call may take (a rung, or a piece of one).
     pub timeout: Option<Duration>,
-    /// Where each rung's CNF and DRAT proof go (`<stem>-below<V>` or `<stem>-from<F>-below<V>`).
+    /// Where each rung's CNF and DRAT proof go (`<stem>-below<V>` or `<stem>-from<F>-below<V>`,
+    /// and `-s0-<value>` after it for a piece).
     pub proof_stem: &'a Path,
     /// The DRAT checker's command ([`super::solve::check_drat_proof`]).
     pub checker: &'a str,
-    /// Rungs proved at once, each its own CaDiCaL and checker (1: one after another). The rungs
-    /// of a chain are independent questions, so a machine with cores (and disk for their
-    /// proofs) to spare proves them side by side.
+    /// Calls made at once, each its own CaDiCaL and checker (1: one after another). The rungs
+    /// of a chain, and the pieces of a rung, are independent questions, so a machine with cores
+    /// (and disk for their proofs) to spare proves them side by side.
     pub jobs: usize,
-    /// Stop (the rungs running keep no proof) when this rises.
+    /// Bands are proved in pieces, one call per byte of their largest value ([`ProofPiece`]),
+    /// each saved as it is checked; pieces proved by an earlier run are not asked again.
+    pub pieces: bool,
+    /// Stop (the calls running keep no proof) when this rises.
     pub stop: &'a AtomicBool,
 }
 
-/// One rung of the chain to prove: its index in the ladder and what it asks.
-#[derive(Clone, Copy)]
-struct RungToProve {
-    index: usize,
-    band: Band,
-    largest_first: bool,
+/// One solver call of [`prove_chain`]: the rung (its index in the ladder) and the band it asks,
+/// and for a piece the byte of `s[0]` it fixes. `share` is its part of the rung (1, or one over
+/// the band's bytes for a piece), to weigh it in a progress display.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChainCall {
+    pub index: usize,
+    pub band: Band,
+    pub largest_first: bool,
+    pub top: Option<u8>,
+    pub share: f64,
 }
 
-/// What a worker of [`prove_chain`] sends back: the rung, CaDiCaL's answer with the checked
+/// The calls [`prove_chain`] makes, lowest rung first: one for each rung of the chain with no
+/// checked proof (less bands answered by cube campaigns, which `sat cubes --certify` proves),
+/// or with `run.pieces` one for each byte of a band's largest value with no checked piece yet.
+pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
+    let mut calls = Vec::new();
+    for index in ladder.chain_indices_to_prove() {
+        let rung = &ladder.rungs[index];
+        let band = Band {
+            from: rung.from,
+            below: rung.below,
+        };
+        let whole = ChainCall {
+            index,
+            band,
+            largest_first: rung.largest_first,
+            top: None,
+            share: 1.0,
+        };
+        if !(run.pieces && rung.largest_first) {
+            calls.push(whole);
+            continue;
+        }
+        let e = run.largest_first;
+        let tops = band_tops(e, band);
+        let share = 1.0 / tops.len().max(1) as f64;
+        let proved = |c: &u8| rung.has_checked_piece(e.expand(&[*c])[0]);
+        let pieces = tops.iter().filter(|c| !proved(c));
+        calls.extend(pieces.map(|&c| ChainCall {
+            top: Some(c),
+            share,
+            ..whole
+        }));
+    }
+    calls
+}
+
+impl Rung {
+    /// Whether a piece with its largest value at `top` has a checked proof.
+    fn has_checked_piece(&self, top: Value) -> bool {
+        (self.pieces.iter()).any(|piece| piece.top == top && piece.proof.checked_by.is_some())
+    }
+
+    /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note
+    /// naming the pieces and their checkers. Returns whether it did.
+    fn close_pieces(&mut self, e: &PeriodEncoding, stem: &Path) -> bool {
+        let band = Band {
+            from: self.from,
+            below: self.below,
+        };
+        let tops = band_tops(e, band);
+        if self.has_checked_proof()
+            || !tops
+                .iter()
+                .all(|&c| self.has_checked_piece(e.expand(&[c])[0]))
+        {
+            return false;
+        }
+        let mut checkers: Vec<&str> = (self.pieces.iter())
+            .filter_map(|piece| piece.proof.checked_by.as_deref())
+            .collect();
+        checkers.sort_unstable();
+        checkers.dedup();
+        let name = crate::io::file_name(&rung_stem(stem, self.from, self.below));
+        self.proof = Some(ProofNote {
+            cnf: format!("{name}-s0-*.cnf"),
+            proof: format!("{name}-s0-*.drat"),
+            format: format!(
+                "drat in {} pieces, one per value of s[0] (the largest), removed once checked",
+                tops.len()
+            ),
+            checked_by: Some(checkers.join(" and ")),
+        });
+        true
+    }
+}
+
+/// What a worker of [`prove_chain`] sends back: the call, CaDiCaL's answer with the checked
 /// proof's note, and the seconds it took to prove and check.
-type RungProved = (
-    RungToProve,
+type CallProved = (
+    ChainCall,
     Result<(Answer, Option<ProofNote>), String>,
     Duration,
 );
 
 /// The queue the workers of [`prove_chain`] share. `halt` stops the solvers running (a stop
-/// request, a wrong ladder, a failure); `no_more` only keeps further rungs from starting (a
-/// timeout); `next` is the index of the next rung to take.
+/// request, a wrong ladder, a failure); `no_more` only keeps further calls from starting (a
+/// timeout); `next` is the index of the next call to make.
 struct ChainQueue {
-    rungs: Vec<RungToProve>,
+    calls: Vec<ChainCall>,
     next: std::sync::atomic::AtomicUsize,
     halt: AtomicBool,
     no_more: AtomicBool,
 }
 
 /// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
-/// proof a DRAT proof: the rung asked again in a fresh CaDiCaL on its own CNF, the proof checked
-/// by the command in `GRUNDY_DRAT_CHECKER` ([`super::solve::solve_with_proof`]). Lowest first,
-/// `run.jobs` at once; `after_rung` sees the ladder after each (to save it, and say so) with
-/// the seconds the rung took. A rung answered by a cube campaign is left to
-/// `grundy sat cubes --certify`. After a rung with no answer in `timeout` (it keeps no proof)
-/// no further rung starts; those running end as they would.
+/// proof a DRAT proof: the rung (or each of its pieces, [`ProveChain::pieces`]) asked again in a
+/// fresh CaDiCaL on its own CNF, the proof checked by the command in `GRUNDY_DRAT_CHECKER`
+/// ([`super::solve::solve_with_proof`]). The calls of [`chain_calls`], `run.jobs` at once;
+/// `after_call` sees the ladder after each (to save it, and say so) with the seconds the call
+/// took. After a call with no answer in `timeout` (it keeps no proof) no further call starts;
+/// those running end as they would.
 ///
 /// # Errors
 /// A line if a rung that the ladder says is UNSAT has a model now (the ladder is wrong: the
-/// rungs still running are stopped), or the solver, the checker or `after_rung` fails.
+/// calls still running are stopped), or the solver, the checker or `after_call` fails.
 pub fn prove_chain(
     run: &ProveChain,
     ladder: &mut Ladder,
-    after_rung: &mut dyn FnMut(&Ladder, usize, Duration) -> Result<(), String>,
+    after_call: &mut dyn FnMut(&Ladder, &ChainCall, Duration) -> Result<(), String>,
 ) -> Result<ChainProofs, String> {
     use std::sync::atomic::Ordering::Relaxed;
-    let (rungs, cube_bands) = rungs_to_prove(ladder);
+    let cube_bands = (ladder.chain().into_iter())
+        .filter(|r| r.cubes.is_some() && !r.has_checked_proof())
+        .count();
     let mut done = ChainProofs {
         cube_bands,
         ..ChainProofs::default()
     };
     let queue = ChainQueue {
-        rungs,
+        calls: chain_calls(run, ladder),
         next: 0.into(),
         halt: false.into(),
         no_more: false.into(),
     };
     let mut failure = None;
-    let (sender, answers) = std::sync::mpsc::channel::<RungProved>();
+    let (sender, answers) = std::sync::mpsc::channel::<CallProved>();
     std::thread::scope(|scope| {
         scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Relaxed), &queue.halt));
-        for _ in 0..run.jobs.clamp(1, queue.rungs.len().max(1)) {
+        for _ in 0..run.jobs.clamp(1, queue.calls.len().max(1)) {
             let (sender, queue) = (sender.clone(), &queue);
             scope.spawn(move || prove_from_queue(run, queue, &sender));
         }
         drop(sender);
         // The answers come back here, one at a time, so the ladder has one writer.
-        for (rung, answer, seconds) in answers {
+        for (call, answer, seconds) in answers {
             let halted = queue.halt.load(Relaxed);
             let outcome = match answer {
-                Ok((Answer::Unsat, note)) => {
-                    ladder.rungs[rung.index].proof = note.map(drop_checked_files);
-                    done.proved += 1;
-                    after_rung(ladder, rung.index, seconds)
-                }
+                Ok((Answer::Unsat, note)) => record_proof(run, ladder, &call, (note, seconds))
+                    .map(|closed| done.count(&call, closed))
+                    .and_then(|()| after_call(ladder, &call, seconds)),
                 Ok((Answer::Timeout, _)) if halted => Ok(()),
                 Ok((Answer::Timeout, _)) => {
-                    let lowest = done.timed_out.is_none_or(|b| rung.band.below < b.below);
+                    let lowest = done.timed_out.is_none_or(|b| call.band.below < b.below);
                     if lowest {
-                        done.timed_out = Some(rung.band);
+                        done.timed_out = Some(call.band);
                     }
                     Ok(())
                 }
                 Ok((Answer::Sat(_), _)) => Err(format!(
                     "the rung from {} below {} is UNSAT in the ladder, but CaDiCaL finds a \
                      model of it: the ladder is wrong",
-                    rung.band.from, rung.band.below
+                    call.band.from, call.band.below
                 )),
                 Err(e) => Err(e),
             };
@@ -708,72 +822,78 @@ pub fn prove_chain(
     failure.map_or(Ok(done), Err)
 }
 
-/// The rungs of the ladder's chain to prove ([`Ladder::chain_to_prove`]), lowest first, and
-/// the number of bands of the chain answered by cube campaigns with no checked proof yet.
-fn rungs_to_prove(ladder: &Ladder) -> (Vec<RungToProve>, usize) {
-    let rungs = (ladder.chain_indices_to_prove().into_iter())
-        .map(|index| {
-            let rung = &ladder.rungs[index];
-            RungToProve {
-                index,
-                band: Band {
-                    from: rung.from,
-                    below: rung.below,
-                },
-                largest_first: rung.largest_first,
-            }
-        })
-        .collect();
-    let cube_bands = (ladder.chain().into_iter())
-        .filter(|r| r.cubes.is_some() && !r.has_checked_proof())
-        .count();
-    (rungs, cube_bands)
+/// Puts the checked proof of `call` into its rung: the rung's proof, or a piece of it (and the
+/// rung's proof once its pieces cover the band). Returns whether the rung is proved now.
+fn record_proof(
+    run: &ProveChain,
+    ladder: &mut Ladder,
+    call: &ChainCall,
+    (note, seconds): (Option<ProofNote>, Duration),
+) -> Result<bool, String> {
+    let rung = &mut ladder.rungs[call.index];
+    let note = note.map(drop_checked_files);
+    let Some(top) = call.top else {
+        rung.proof = note;
+        return Ok(true);
+    };
+    let e = run.largest_first;
+    rung.pieces.push(ProofPiece {
+        top: e.expand(&[top])[0],
+        seconds: seconds.as_secs_f64(),
+        proof: note.ok_or("CaDiCaL refuted a piece but left no proof")?,
+    });
+    Ok(rung.close_pieces(e, run.proof_stem))
 }
 
-/// A worker of [`prove_chain`]: takes the next rung of the queue, proves it and sends the
-/// answer, until the queue is empty, halted, or closed by an answer that is not UNSAT.
+/// A worker of [`prove_chain`]: makes the next call of the queue and sends the answer, until
+/// the queue is empty, halted, or closed by an answer that is not UNSAT.
 fn prove_from_queue(
     run: &ProveChain,
     queue: &ChainQueue,
-    sender: &std::sync::mpsc::Sender<RungProved>,
+    sender: &std::sync::mpsc::Sender<CallProved>,
 ) {
     use std::sync::atomic::Ordering::Relaxed;
     while !queue.halt.load(Relaxed) && !queue.no_more.load(Relaxed) {
-        let Some(&rung) = queue.rungs.get(queue.next.fetch_add(1, Relaxed)) else {
+        let Some(&call) = queue.calls.get(queue.next.fetch_add(1, Relaxed)) else {
             break;
         };
         let started = Instant::now();
-        let answer = prove_rung(run, rung, &queue.halt);
+        let answer = prove_call(run, call, &queue.halt);
         if !matches!(answer, Ok((Answer::Unsat, _))) {
             queue.no_more.store(true, Relaxed);
         }
-        let _ = sender.send((rung, answer, started.elapsed()));
+        let _ = sender.send((call, answer, started.elapsed()));
     }
 }
 
-/// One rung asked again in a fresh CaDiCaL writing DRAT on the rung's own CNF, the proof
-/// checked by `run.checker`; ends with a timeout when `stop` rises.
-fn prove_rung(
+/// One call asked again in a fresh CaDiCaL writing DRAT on its own CNF (the rung's, with
+/// `s[0]` fixed for a piece), the proof checked by `run.checker`; ends with a timeout when
+/// `stop` rises.
+fn prove_call(
     run: &ProveChain,
-    rung: RungToProve,
+    call: ChainCall,
     stop: &AtomicBool,
 ) -> Result<(Answer, Option<ProofNote>), String> {
-    let Band { from, below } = rung.band;
-    let e = if rung.largest_first {
+    let Band { from, below } = call.band;
+    let e = if call.largest_first {
         run.largest_first
     } else {
         run.question
     };
     let mut units = rung_units(e, below)?;
-    if rung.largest_first {
+    let mut stem = rung_stem(run.proof_stem, from, below);
+    if call.largest_first {
         units.extend(floor_unit(e, from));
     }
-    let cnf = with_units(e, &units);
+    if let Some(top) = call.top {
+        units.push(e.x(0, usize::from(top)));
+        stem = PathBuf::from(format!("{}-s0-{}", stem.display(), e.expand(&[top])[0]));
+    }
     super::solve::solve_with_proof_checked_by(
         SolverKind::Cadical,
-        &cnf,
+        &with_units(e, &units),
         run.timeout,
-        &rung_stem(run.proof_stem, from, below),
+        &stem,
         Some(run.checker),
         Some(stop),
     )
@@ -802,10 +922,20 @@ fn drop_checked_files(note: ProofNote) -> ProofNote {
 pub struct ChainProofs {
     /// Rungs given a proof now.
     pub proved: usize,
+    /// Pieces of rungs proved now ([`ProveChain::pieces`]).
+    pub pieces: usize,
     /// Bands of the chain answered by cube campaigns with no certificate yet (left alone).
     pub cube_bands: usize,
     /// The lowest rung that had no answer in the time allowed (no rung started after it).
     pub timed_out: Option<Band>,
+}
+
+impl ChainProofs {
+    /// Counts a call proved, and the rung if it is proved now.
+    fn count(&mut self, call: &ChainCall, rung_closed: bool) {
+        self.pieces += usize::from(call.top.is_some());
+        self.proved += usize::from(rung_closed);
+    }
 }
 
 /// The encoding's clauses with `units` added.
@@ -842,8 +972,7 @@ fn cadical(
 fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Result<Answer, String> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let e = run.encoding;
-    let tops: Vec<usize> = (0..=255u8)
-        .filter(|&c| (from..below).contains(&e.expand(&[c])[0]))
+    let tops: Vec<usize> = (band_tops(e, Band { from, below }).into_iter())
         .map(usize::from)
         .collect();
     let deadline = run.timeout.map(|t| Instant::now() + t);
@@ -1064,6 +1193,7 @@ mod tests {
             proof: None,
             cubes: None,
             preset: Preset::Default,
+            pieces: Vec::new(),
         };
         ladder.rungs = vec![
             rung(0, 64, RungAnswer::Unsat),
