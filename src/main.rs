@@ -480,10 +480,12 @@ struct BoundsArgs {
     /// (their proofs, gigabytes for hard rungs, lie in --proof-dir side by side until checked).
     #[arg(long, default_value_t = 1, requires = "prove_chain")]
     jobs: usize,
-    /// With --prove-chain: prove each band in pieces, one CaDiCaL call and one check per byte
-    /// of its largest value, each piece saved in the ladder once checked, so a stopped run
-    /// loses one piece at most and --jobs proves the pieces of one band side by side.
-    #[arg(long, requires = "prove_chain")]
+    /// Ask each band in pieces, one fresh CaDiCaL call per value of its largest value, each
+    /// piece saved in the ladder as it ends, so a run stopped (or a machine gone) loses one
+    /// piece at most and the next run goes on from there; --timeout is then per piece. With
+    /// --prove-chain: prove each band so, each piece's proof checked and saved (--jobs: pieces
+    /// side by side).
+    #[arg(long, conflicts_with_all = ["threads", "incremental"])]
     pieces: bool,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).

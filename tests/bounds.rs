@@ -971,3 +971,70 @@ fn a_band_proved_in_pieces_is_covered_value_by_value_and_a_false_one_is_caught()
         lost["top"]
     );
 }
+
+/// A climb in pieces (`sat bounds --pieces`) asks each band one value of its largest value at a
+/// time, lowest first: every refuted rung's pieces are the common values of its band, and the
+/// first piece with a pattern is the least largest value the brute force finds. A band left
+/// unfinished (its last pieces lost) is continued in place by the next run, which asks only
+/// the pieces it lacks.
+#[test]
+fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopped() {
+    let least = Rule::officers(4).least_largest_below(136).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let climb = [
+        "--from", "8", "--step", "32", "--to", "136", "--pieces", "--out", &out,
+    ];
+    let args = [&P4_BOUNDS[..], &climb].concat();
+    let first = grundy(&args);
+    assert!(first.status.success(), "{first:?}");
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let ladder = ladder_json(&ladder_path);
+    let in_band =
+        |from: u16, below: u16| -> Vec<u16> { (from..below).filter(|&v| is_common(v)).collect() };
+    let rungs = rungs_of(&ladder);
+    let answers: Vec<&str> = rungs.iter().map(|(_, _, a)| a.as_str()).collect();
+    assert_eq!(answers, ["unsat", "unsat", "unsat", "unsat", "sat"]);
+    for (rung, (from, below, answer)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
+        let refuted_to = if answer == "sat" { least } else { *below };
+        assert_eq!(piece_tops(rung), in_band(*from, refuted_to), "{rung}");
+    }
+    let pattern: Vec<u64> = (ladder["pattern"].as_array().unwrap().iter())
+        .map(|v| v.as_u64().unwrap())
+        .collect();
+    assert_eq!(pattern.iter().max(), Some(&u64::from(least)), "{ladder}");
+    // The band 72..104 stopped with two pieces to go, and nothing above it tried.
+    let mut stopped = ladder.clone();
+    let kept = stopped["rungs"].as_array_mut().unwrap();
+    kept.truncate(4);
+    kept[3]["answer"] = "timeout".into();
+    let pieces = kept[3]["pieces"].as_array_mut().unwrap();
+    let lost: Vec<Json> = pieces.split_off(pieces.len() - 2);
+    stopped.as_object_mut().unwrap().remove("pattern");
+    // An earlier whole try of that band, with no answer in 999 s, stays as it was.
+    let mut whole = forged_rung(72, 104);
+    (whole["answer"], whole["seconds"]) = ("timeout".into(), 999.0.into());
+    let kept = stopped["rungs"].as_array_mut().unwrap();
+    kept.insert(3, whole.clone());
+    std::fs::write(&ladder_path, serde_json::to_vec(&stopped).unwrap()).unwrap();
+    let again = grundy(&args);
+    assert!(again.status.success(), "{again:?}");
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    let asked: Vec<&str> = (stdout.lines())
+        .filter(|l| l.contains("from 72 below 104, piece"))
+        .collect();
+    assert_eq!(asked.len(), 2, "{stdout}");
+    for piece in &lost {
+        assert!(
+            asked
+                .iter()
+                .any(|l| l.contains(&format!("s[0] = {}:", piece["top"])))
+        );
+    }
+    let resumed = ladder_json(&ladder_path);
+    let mut tried = rungs.clone();
+    tried.insert(3, (72, 104, "timeout".to_string()));
+    assert_eq!(rungs_of(&resumed), tried, "{resumed}");
+    assert_eq!(resumed["rungs"][3], whole);
+    assert_eq!(piece_tops(&resumed["rungs"][4]), in_band(72, 104));
+}

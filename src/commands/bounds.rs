@@ -32,6 +32,9 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         values,
     } = args;
     check_ladder_args(from, step, to, (threads, jobs), ask.keep_rotation)?;
+    if pieces && ask.keep_rotation {
+        bail!("--pieces cuts a band by its largest value, which --keep-rotation does not fix");
+    }
     let timeout = positive_seconds("--timeout", timeout)?;
     let q = Question::set_up(&ask, out, values)?;
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
@@ -63,6 +66,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 proof_stem,
                 incremental,
                 threads,
+                pieces,
             };
             climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
         }
@@ -135,6 +139,7 @@ struct RungSettings {
     proof_stem: Option<PathBuf>,
     incremental: bool,
     threads: usize,
+    pieces: bool,
 }
 
 /// With rotation broken, rungs put a largest value first (bands from the refuted bound): the
@@ -224,7 +229,7 @@ fn prove_chain_showing_rungs(
 fn call_words(l: &Ladder, call: &grundy::sat::bounds::ChainCall, seconds: Duration) -> String {
     let r = &l.rungs[call.index];
     let piece = r.pieces.last().filter(|_| call.top.is_some());
-    let note = piece.map_or(r.proof.as_ref(), |p| Some(&p.proof));
+    let note = piece.map_or(r.proof.as_ref(), |p| p.proof.as_ref());
     let by = note
         .and_then(|n| n.checked_by.as_deref())
         .unwrap_or("nothing");
@@ -287,9 +292,11 @@ fn climb_showing_rungs(
 ) -> Result<()> {
     let largest_first = q.problem.break_rotation;
     let banded = banded_encoding(q)?;
-    let mut after_rung = |l: &Ladder| {
+    let mut after_rung = |l: &Ladder, piece: bool| {
         l.save(path).map_err(|e| e.to_string())?;
-        if let Some(r) = l.rungs.last() {
+        if let Some(r) = l.rungs.last().filter(|_| piece) {
+            println!("  {}", piece_words(r));
+        } else if let Some(r) = l.rungs.last() {
             let answer = format!("{:?}", r.answer).to_lowercase();
             let checked = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
             let proof = match (&r.proof, checked) {
@@ -312,10 +319,31 @@ fn climb_showing_rungs(
             stop,
             proof_stem: settings.proof_stem,
             incremental: settings.incremental,
+            pieces: settings.pieces,
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
+}
+
+/// The last piece of a rung climbed in pieces, in words: its value of `s[0]`, its seconds and
+/// proof, and how many of the band's pieces are refuted.
+fn piece_words(r: &grundy::sat::bounds::Rung) -> String {
+    let Some(piece) = r.pieces.last() else {
+        return rung_words(r);
+    };
+    let proof = match piece.proof.as_ref().map(|n| n.checked_by.as_deref()) {
+        Some(Some(by)) => format!(", proof checked by {by}"),
+        Some(None) => ", proof unchecked".into(),
+        None => String::new(),
+    };
+    format!(
+        "{}, piece s[0] = {}: unsat ({:.1} s{proof}); {} pieces refuted",
+        rung_words(r),
+        piece.top,
+        piece.seconds,
+        r.pieces.len()
+    )
 }
 
 /// A rung's band in words: `below V`, or `from F below V`.

@@ -94,18 +94,20 @@ pub struct Rung {
     pub pieces: Vec<ProofPiece>,
 }
 
-/// One piece of a band's proof: the band with its largest value, `s[0]`, fixed to `top`,
-/// refuted by a DRAT proof of its own CNF that a checker accepted. Why pieces: a hard band's
-/// proof runs to hours of solving and checking; pieces are saved as each is checked, so a run
-/// stopped loses one piece at most, and `--jobs` proves pieces side by side. Every model of the
-/// band has `s[0]` at one of the band's bytes, so the pieces of every byte refute the band.
+/// One piece of a band: the band with its largest value, `s[0]`, fixed to `top`, refuted by a
+/// fresh CaDiCaL call on its own CNF (climbing with `--pieces`), with a DRAT proof of that CNF
+/// when one was asked for (`--proof-dir`, `--prove-chain --pieces`). Why pieces: a hard band
+/// runs to hours of solving (and as many again of checking); pieces are saved as each ends, so
+/// a run stopped, or a machine gone, loses one piece at most. Every model of the band has
+/// `s[0]` at one of the band's bytes, so the pieces of every byte refute the band.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ProofPiece {
     /// The value of `s[0]` (a true value, common).
     pub top: Value,
-    /// Seconds to prove and check it.
+    /// Seconds to refute it (and prove and check, with a proof).
     pub seconds: f64,
-    pub proof: ProofNote,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<ProofNote>,
 }
 
 impl Rung {
@@ -356,9 +358,11 @@ impl Ladder {
             (0, _) => String::new(),
             (n, k) => format!("; {k} of the {n} rungs it rests on with a checked proof"),
         };
-        // Pieces of rungs not proved yet (`--prove-chain --pieces`).
+        // Checked pieces of rungs not proved yet (`--prove-chain --pieces`).
         let unclosed = self.chain().into_iter().filter(|r| !r.has_checked_proof());
-        let pieces: usize = unclosed.map(|r| r.pieces.len()).sum();
+        let pieces: usize = unclosed
+            .flat_map(|r| r.pieces.iter().filter(|p| r.has_checked_piece(p.top)))
+            .count();
         let proved = match pieces {
             0 => proved,
             k => format!("{proved}, and {k} pieces of the others"),
@@ -492,6 +496,11 @@ pub struct Climb<'a> {
     /// All rungs in one incremental CaDiCaL, each under its bound as assumptions, a refuted one
     /// kept as a clause (no proofs).
     pub incremental: bool,
+    /// Each band (with `largest_first`) is asked in pieces, one fresh CaDiCaL call per byte of
+    /// `s[0]`, lowest first, each refuted piece saved in the rung ([`ProofPiece`]); a band
+    /// left without an answer is continued by the next run from its first piece not refuted.
+    /// `timeout` is then per piece.
+    pub pieces: bool,
 }
 
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
@@ -499,7 +508,7 @@ pub struct Climb<'a> {
 /// run out. A pattern replaces one with a larger largest value, so a finer ladder between the
 /// highest refuted bound and a pattern's largest value narrows down the least largest value.
 /// `check` turns a model's bytes into a checked pattern; `after_rung` sees the ladder after every
-/// rung (to save it).
+/// rung (to save it), and after every piece of one (told so) with [`Climb::pieces`].
 ///
 /// # Errors
 /// A line for a solver failure, a model that fails the check, or `after_rung`'s error.
@@ -508,7 +517,7 @@ pub fn climb(
     ladder: &mut Ladder,
     bounds: &[Value],
     check: &super::cubes::WitnessCheck,
-    after_rung: &mut dyn FnMut(&Ladder) -> Result<(), String>,
+    after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
 ) -> Result<(), String> {
     let e = run.encoding;
     let mut incremental = match run.incremental {
@@ -528,12 +537,20 @@ pub fn climb(
         if run.largest_first {
             units.extend(floor_unit(e, from));
         }
+        if run.pieces && run.largest_first {
+            let band = Band { from, below };
+            if rung_in_pieces(run, ladder, band, &units, check, after_rung)? == RungAnswer::Timeout
+            {
+                break;
+            }
+            continue;
+        }
         let started = Instant::now();
         let split = run.largest_first && run.threads > 1;
         let (answer, proof) = match &mut incremental {
             Some(solver) => (solver.rung(&units, run.timeout)?, None),
             None if split => (split_rung(run, &units, (from, below))?, None),
-            None => fresh_rung(run, &units, (from, below))?,
+            None => fresh_rung(run, &units, rung_stem_of(run, (from, below), None))?,
         };
         let answer = match answer {
             Answer::Unsat => RungAnswer::Unsat,
@@ -553,17 +570,125 @@ pub fn climb(
             proof,
             cubes: None,
             pieces: Vec::new(),
-            preset: match run.proof_stem {
-                Some(_) => Preset::Default,
-                None => run.preset,
-            },
+            preset: run.preset_kept(),
         });
-        after_rung(ladder)?;
+        after_rung(ladder, false)?;
         if answer == RungAnswer::Timeout {
             break;
         }
     }
     Ok(())
+}
+
+/// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` not
+/// refuted yet, lowest first, each refuted one saved in the rung (`after_rung` sees the ladder
+/// after each, told it was a piece). The rung continued is the last try of the band that had
+/// no answer with pieces refuted, moved to the end of the ladder (rungs are in the order
+/// tried); else a new one.
+/// Its answer: UNSAT once every piece is refuted (with their proofs checked, the rung's proof
+/// too), a pattern at the first piece that has one (its largest value then is the least of the
+/// band's), or no answer if a piece had none.
+fn rung_in_pieces(
+    run: &Climb,
+    ladder: &mut Ladder,
+    band: Band,
+    units: &[i32],
+    check: &super::cubes::WitnessCheck,
+    after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
+) -> Result<RungAnswer, String> {
+    let e = run.encoding;
+    // A try with no piece refuted (a whole rung's, or a first piece's) has nothing to go on
+    // from, and stays as it was: the ladder keeps how long it ran.
+    let unfinished = |r: &Rung| {
+        (r.from, r.below, r.answer, r.largest_first)
+            == (band.from, band.below, RungAnswer::Timeout, true)
+            && !r.pieces.is_empty()
+    };
+    let rung = match ladder.rungs.iter().rposition(unfinished) {
+        Some(i) => ladder.rungs.remove(i),
+        None => Rung {
+            from: band.from,
+            below: band.below,
+            largest_first: true,
+            threads: 0,
+            answer: RungAnswer::Timeout,
+            seconds: 0.0,
+            proof: None,
+            cubes: None,
+            preset: run.preset_kept(),
+            pieces: Vec::new(),
+        },
+    };
+    ladder.rungs.push(rung);
+    let index = ladder.rungs.len() - 1;
+    for top in band_tops(e, band) {
+        let value = e.expand(&[top])[0];
+        if ladder.rungs[index].pieces.iter().any(|p| p.top == value) {
+            continue;
+        }
+        let started = Instant::now();
+        let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
+        let stem = rung_stem_of(run, (band.from, band.below), Some(value));
+        let (answer, proof) = fresh_rung(run, &piece_units, stem)?;
+        let seconds = started.elapsed().as_secs_f64();
+        let rung = &mut ladder.rungs[index];
+        rung.seconds += seconds;
+        match answer {
+            Answer::Unsat => {
+                let piece = ProofPiece {
+                    top: value,
+                    seconds,
+                    proof,
+                };
+                rung.pieces.push(piece);
+                after_rung(ladder, true)?;
+            }
+            Answer::Timeout => {
+                after_rung(ladder, false)?;
+                return Ok(RungAnswer::Timeout);
+            }
+            Answer::Sat(model) => {
+                rung.answer = RungAnswer::Sat;
+                let bytes = e.bytes(&model);
+                let pattern = rung_pattern(check, &bytes, (band.from, band.below))?;
+                ladder.pattern = Some(pattern);
+                after_rung(ladder, false)?;
+                return Ok(RungAnswer::Sat);
+            }
+        }
+    }
+    let rung = &mut ladder.rungs[index];
+    rung.answer = RungAnswer::Unsat;
+    if let Some(stem) = &run.proof_stem {
+        rung.close_pieces(e, stem);
+    }
+    after_rung(ladder, false)?;
+    Ok(RungAnswer::Unsat)
+}
+
+impl Climb<'_> {
+    /// The preset a rung records: CaDiCaL's default when it writes a proof.
+    fn preset_kept(&self) -> Preset {
+        match self.proof_stem {
+            Some(_) => Preset::Default,
+            None => self.preset,
+        }
+    }
+}
+
+/// Where the CNF and proof of a rung (or of its piece with `s[0]` at `top`) go, when the climb
+/// writes proofs.
+fn rung_stem_of(run: &Climb, (from, below): (Value, Value), top: Option<Value>) -> Option<PathBuf> {
+    let stem = rung_stem(run.proof_stem.as_ref()?, from, below);
+    Some(match top {
+        Some(top) => piece_stem(&stem, top),
+        None => stem,
+    })
+}
+
+/// The stem of a piece's files beside its rung's.
+fn piece_stem(rung_stem: &Path, top: Value) -> PathBuf {
+    PathBuf::from(format!("{}-s0-{top}", rung_stem.display()))
 }
 
 /// The pattern of a rung's model (its bytes), witness-checked and inside the rung: every value
@@ -586,16 +711,15 @@ fn rung_pattern(
     Ok(pattern)
 }
 
-/// One rung in a fresh CaDiCaL: the encoding with the rung's units, and a certificate of an
-/// UNSAT answer when the climb asks for one.
+/// One rung (or piece) in a fresh CaDiCaL: the encoding with its units, and a certificate of
+/// an UNSAT answer at `stem` when the climb asks for one.
 fn fresh_rung(
     run: &Climb,
     units: &[i32],
-    (from, below): (Value, Value),
+    stem: Option<PathBuf>,
 ) -> Result<(Answer, Option<ProofNote>), String> {
     let cnf = with_units(run.encoding, units);
-    if let Some(stem) = &run.proof_stem {
-        let stem = rung_stem(stem, from, below);
+    if let Some(stem) = stem {
         let checker = super::solve::drat_checker_from_env();
         return super::solve::solve_with_proof_checked_by(
             SolverKind::Cadical,
@@ -695,7 +819,9 @@ pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
 impl Rung {
     /// Whether a piece with its largest value at `top` has a checked proof.
     fn has_checked_piece(&self, top: Value) -> bool {
-        (self.pieces.iter()).any(|piece| piece.top == top && piece.proof.checked_by.is_some())
+        let checked =
+            |piece: &ProofPiece| piece.proof.as_ref().is_some_and(|n| n.checked_by.is_some());
+        (self.pieces.iter()).any(|piece| piece.top == top && checked(piece))
     }
 
     /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note
@@ -714,7 +840,7 @@ impl Rung {
             return false;
         }
         let mut checkers: Vec<&str> = (self.pieces.iter())
-            .filter_map(|piece| piece.proof.checked_by.as_deref())
+            .filter_map(|piece| piece.proof.as_ref()?.checked_by.as_deref())
             .collect();
         checkers.sort_unstable();
         checkers.dedup();
@@ -837,10 +963,13 @@ fn record_proof(
         return Ok(true);
     };
     let e = run.largest_first;
+    let top = e.expand(&[top])[0];
+    // A piece refuted by a climb without a proof has it now.
+    rung.pieces.retain(|piece| piece.top != top);
     rung.pieces.push(ProofPiece {
-        top: e.expand(&[top])[0],
+        top,
         seconds: seconds.as_secs_f64(),
-        proof: note.ok_or("CaDiCaL refuted a piece but left no proof")?,
+        proof: Some(note.ok_or("CaDiCaL refuted a piece but left no proof")?),
     });
     Ok(rung.close_pieces(e, run.proof_stem))
 }
@@ -887,7 +1016,7 @@ fn prove_call(
     }
     if let Some(top) = call.top {
         units.push(e.x(0, usize::from(top)));
-        stem = PathBuf::from(format!("{}-s0-{}", stem.display(), e.expand(&[top])[0]));
+        stem = piece_stem(&stem, e.expand(&[top])[0]);
     }
     super::solve::solve_with_proof_checked_by(
         SolverKind::Cadical,
