@@ -1017,6 +1017,13 @@ fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopp
     let kept = stopped["rungs"].as_array_mut().unwrap();
     kept.insert(3, whole.clone());
     std::fs::write(&ladder_path, serde_json::to_vec(&stopped).unwrap()).unwrap();
+    let summary = grundy(&[&P4_BOUNDS[..], &["--from", "8", "--to", "8", "--out", &out]].concat());
+    let refuted = in_band(72, 104).len() - 2;
+    let line = format!("below 104: no answer in 999 s, {refuted} pieces of it refuted");
+    assert!(
+        String::from_utf8_lossy(&summary.stdout).contains(&line),
+        "{summary:?}"
+    );
     let again = grundy(&args);
     assert!(again.status.success(), "{again:?}");
     let stdout = String::from_utf8_lossy(&again.stdout);

@@ -350,9 +350,14 @@ impl Ladder {
             |r: &&Rung| r.answer == RungAnswer::Timeout && Some(r.below) > self.refuted_below();
         let open = self.rungs.iter().filter(unanswered).map(|r| r.below).min();
         let open = open.map_or(String::new(), |below| {
-            let tries = self.rungs.iter().filter(|r| r.below == below);
-            let longest = tries.map(|r| r.seconds).fold(0.0, f64::max);
-            format!("; below {below}: no answer in {longest:.0} s")
+            let tries = || self.rungs.iter().filter(|r| r.below == below);
+            let longest = tries().map(|r| r.seconds).fold(0.0, f64::max);
+            // A band climbed in pieces: how far it got.
+            let pieces = match tries().map(|r| r.pieces.len()).max() {
+                Some(k) if k > 0 => format!(", {k} pieces of it refuted"),
+                _ => String::new(),
+            };
+            format!("; below {below}: no answer in {longest:.0} s{pieces}")
         });
         let proved = match self.chain_proved() {
             (0, _) => String::new(),
