@@ -31,7 +31,10 @@ p = 27 from 128 to 176 where fresh calls took 271 s, and had no answer below 184
 where a fresh call took 195 s (same day, same load; whole rungs with a smallest value first).
 
 The ladder lives in a file beside the periods file (`bounds-p<P>-<question>.json`), rewritten
-atomically after every rung, so a later run goes on above the highest refuted bound.
+atomically after every rung, so a later run goes on above the highest refuted bound. A band of
+hours can be asked in pieces instead ([`Climb::pieces`], [`ProofPiece`]): one fresh call per
+value of its largest value, each refuted piece saved, so a stop or a lost machine costs one
+piece; its proof can be made the same way ([`ProveChain::pieces`]).
 */
 
 use std::path::{Path, PathBuf};
