@@ -484,16 +484,17 @@ struct BoundsArgs {
     /// piece saved in the ladder as it ends, so a run stopped (or a machine gone) loses one
     /// piece at most and the next run goes on from there; --timeout is then per piece. With
     /// --prove-chain: prove each band so, each piece's proof checked and saved (--jobs: pieces
-    /// side by side).
-    #[arg(long, conflicts_with_all = ["threads", "incremental"])]
+    /// side by side). --threads J: J pieces of a band at once.
+    #[arg(long, conflicts_with = "incremental")]
     pieces: bool,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]
     incremental: bool,
     /// Split each band into one cube per byte of its largest value, this many solved at once
-    /// (default 1: one call a rung, leaving the other cores to other periods).
-    #[arg(long, default_value_t = 1, conflicts_with_all = ["proof_dir", "incremental"])]
+    /// (default 1: one call a rung, leaving the other cores to other periods); with --pieces,
+    /// each piece saved as it ends (and proved, with --proof-dir).
+    #[arg(long, default_value_t = 1, conflicts_with = "incremental")]
     threads: usize,
     /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
     #[arg(long)]

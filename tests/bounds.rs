@@ -292,6 +292,8 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--threads", "0"],
         vec!["--threads", "2", "--keep-rotation"],
         vec!["--threads", "2", "--incremental"],
+        vec!["--threads", "2", "--proof-dir", "proofs"],
+        vec!["--pieces", "--incremental"],
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(bad);
@@ -796,16 +798,7 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
     let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
         return;
     };
-    // The checker, wrapped: each call counts the calls running beside it, waits a second, then
-    // hands over to the real checker.
-    let running = dir.path().join("running");
-    std::fs::create_dir(&running).unwrap();
-    let wrapper = dir.path().join("overlap.sh");
-    let script = format!(
-        "touch {r}/$$\nls {r} | wc -l >> {r}.counts\nsleep 1\nrm {r}/$$\nexec {checker} \"$@\"\n",
-        r = running.display()
-    );
-    std::fs::write(&wrapper, script).unwrap();
+    let (wrapper, most_at_once) = overlap_checker(dir.path(), &checker);
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
     let honest = ladder_json(&ladder_path);
     let rungs = honest["rungs"].as_array().unwrap().len();
@@ -828,7 +821,7 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
                 "--out",
                 &out,
             ])
-            .env(DRAT_CHECKER_VAR, format!("sh {}", wrapper.display()))
+            .env(DRAT_CHECKER_VAR, &wrapper)
             .output()
             .unwrap()
     };
@@ -849,15 +842,28 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
             "{rung}"
         );
     }
-    let counts = std::fs::read_to_string(format!("{}.counts", running.display())).unwrap();
-    let most = counts
-        .lines()
-        .filter_map(|l| l.trim().parse::<u32>().ok())
-        .max();
-    assert!(
-        most >= Some(2),
-        "the checkers never ran side by side: {counts}"
+    assert!(most_at_once() >= 2, "the checkers never ran side by side");
+}
+
+/// `checker` wrapped (a command for `GRUNDY_DRAT_CHECKER`, its files in `dir`): each call
+/// counts the calls running beside it, waits a second, then hands over to the real checker;
+/// and a function that reads the most calls seen running at once.
+fn overlap_checker(dir: &Path, checker: &str) -> (String, impl Fn() -> u32) {
+    let running = dir.join("running");
+    std::fs::create_dir(&running).unwrap();
+    let wrapper = dir.join("overlap.sh");
+    let script = format!(
+        "touch {r}/$$\nls {r} | wc -l >> {r}.counts\nsleep 1\nrm {r}/$$\nexec {checker} \"$@\"\n",
+        r = running.display()
     );
+    std::fs::write(&wrapper, script).unwrap();
+    let counts = format!("{}.counts", running.display());
+    let most_at_once = move || {
+        let counts = std::fs::read_to_string(&counts).unwrap_or_default();
+        let seen = counts.lines().filter_map(|l| l.trim().parse::<u32>().ok());
+        seen.max().unwrap_or(0)
+    };
+    (format!("sh {}", wrapper.display()), most_at_once)
 }
 
 /// The values of `s[0]` the proof pieces of a rung were made for (`top` of each piece).
@@ -1044,4 +1050,63 @@ fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopp
     assert_eq!(rungs_of(&resumed), tried, "{resumed}");
     assert_eq!(resumed["rungs"][3], whole);
     assert_eq!(piece_tops(&resumed["rungs"][4]), in_band(72, 104));
+}
+
+/// `--pieces --threads 2 --proof-dir`: the pieces of a band asked two at a time, each with a
+/// DRAT proof checked by rate (or dratify) as it ends; every refuted rung's pieces are its
+/// band's common values and its proof covers them, and the pattern that ends the climb is one
+/// the brute force finds.
+#[test]
+fn the_pieces_of_a_band_are_asked_side_by_side_with_proofs() {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let proofs = dir.path().join("proofs").display().to_string();
+    let climb = [
+        "--from",
+        "8",
+        "--step",
+        "32",
+        "--to",
+        "136",
+        "--pieces",
+        "--threads",
+        "2",
+        "--proof-dir",
+        &proofs,
+        "--out",
+        &out,
+    ];
+    let (wrapper, most_at_once) = overlap_checker(dir.path(), &checker);
+    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([&P4_BOUNDS[..], &climb].concat())
+        .env(DRAT_CHECKER_VAR, &wrapper)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let rungs = rungs_of(&ladder);
+    let answers: Vec<&str> = rungs.iter().map(|(_, _, a)| a.as_str()).collect();
+    assert_eq!(answers, ["unsat", "unsat", "unsat", "unsat", "sat"]);
+    for (rung, (from, below, _)) in ladder["rungs"].as_array().unwrap()[..4].iter().zip(&rungs) {
+        let mut tops = piece_tops(rung);
+        tops.sort_unstable();
+        let band: Vec<u16> = (*from..*below).filter(|&v| is_common(v)).collect();
+        assert_eq!(tops, band, "{rung}");
+        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
+        assert!(
+            by.starts_with("rate") || by.starts_with("dratify"),
+            "{rung}"
+        );
+        assert_eq!(rung["threads"], 2, "{rung}");
+    }
+    let pattern: Vec<u16> = (ladder["pattern"].as_array().unwrap().iter())
+        .map(|v| v.as_u64().unwrap() as u16)
+        .collect();
+    let patterns = Rule::officers(4).fixed_points(&common_below(136));
+    assert!(patterns.contains(&pattern), "{pattern:?}");
+    assert!(most_at_once() >= 2, "the pieces never ran side by side");
 }

@@ -306,8 +306,8 @@ fn a_missing_argument_is_named_in_the_one_line() {
     let line = fails_with_one_line(&["sat", "bounds", "officers", "--p", "4", "--jobs", "2"]);
     assert!(line.contains("--prove-chain"), "{line}");
     let bounds = ["sat", "bounds", "officers", "--p", "4"];
-    let line = fails_with_one_line(&[&bounds[..], &["--pieces", "--threads", "2"]].concat());
-    assert!(line.contains("--threads"), "{line}");
+    let line = fails_with_one_line(&[&bounds[..], &["--pieces", "--incremental"]].concat());
+    assert!(line.contains("--incremental"), "{line}");
     let line = fails_with_one_line(&[&bounds[..], &["--pieces", "--keep-rotation"]].concat());
     assert!(line.contains("--keep-rotation"), "{line}");
     let line = fails_with_one_line(&["sat", "cubes", "officers"]);

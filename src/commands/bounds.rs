@@ -35,6 +35,11 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     if pieces && ask.keep_rotation {
         bail!("--pieces cuts a band by its largest value, which --keep-rotation does not fix");
     }
+    if threads > 1 && proof_dir.is_some() && !(pieces || prove_chain) {
+        bail!(
+            "--threads with --proof-dir needs --pieces: a band split over threads keeps no proof"
+        );
+    }
     let timeout = positive_seconds("--timeout", timeout)?;
     let q = Question::set_up(&ask, out, values)?;
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();

@@ -558,7 +558,12 @@ pub fn climb(
         let (answer, proof) = match &mut incremental {
             Some(solver) => (solver.rung(&units, run.timeout)?, None),
             None if split => (split_rung(run, &units, (from, below))?, None),
-            None => fresh_rung(run, &units, rung_stem_of(run, (from, below), None))?,
+            None => fresh_rung(
+                run,
+                &units,
+                rung_stem_of(run, (from, below), None),
+                run.stop,
+            )?,
         };
         let answer = match answer {
             Answer::Unsat => RungAnswer::Unsat,
@@ -588,14 +593,18 @@ pub fn climb(
     Ok(())
 }
 
+/// What a thread of [`rung_in_pieces`] sends back: the byte of `s[0]` it fixed, CaDiCaL's
+/// answer (with a proof's note), and the seconds it took.
+type PieceAnswer = (u8, Result<(Answer, Option<ProofNote>), String>, f64);
+
 /// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` not
-/// refuted yet, lowest first, each refuted one saved in the rung (`after_rung` sees the ladder
-/// after each, told it was a piece). The rung continued is the last try of the band that had
-/// no answer with pieces refuted, moved to the end of the ladder (rungs are in the order
-/// tried); else a new one.
-/// Its answer: UNSAT once every piece is refuted (with their proofs checked, the rung's proof
-/// too), a pattern at the first piece that has one (its largest value then is the least of the
-/// band's), or no answer if a piece had none.
+/// refuted yet, lowest first, `run.threads` at once, each refuted one saved in the rung
+/// (`after_rung` sees the ladder after each, told it was a piece). The rung continued is the
+/// last try of the band that had no answer with pieces refuted, moved to the end of the ladder
+/// (rungs are in the order tried); else a new one. Its answer: UNSAT once every piece is
+/// refuted (with their proofs checked, the rung's proof too); a pattern once a piece has one
+/// (on one thread the first such piece, so its largest value is the least of the band's); else
+/// no answer, when a piece had none (no further piece starts; those running end as they would).
 fn rung_in_pieces(
     run: &Climb,
     ladder: &mut Ladder,
@@ -604,7 +613,95 @@ fn rung_in_pieces(
     check: &super::cubes::WitnessCheck,
     after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
 ) -> Result<RungAnswer, String> {
+    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
     let e = run.encoding;
+    let index = rung_to_continue(run, ladder, band);
+    let refuted = |c: &u8| (ladder.rungs[index].pieces.iter()).any(|p| p.top == e.expand(&[*c])[0]);
+    let todo: Vec<u8> = band_tops(e, band)
+        .into_iter()
+        .filter(|c| !refuted(c))
+        .collect();
+    let (next, halt, no_more) = (
+        AtomicUsize::new(0),
+        AtomicBool::new(false),
+        AtomicBool::new(false),
+    );
+    let ask = |sender: std::sync::mpsc::Sender<PieceAnswer>| {
+        while !halt.load(Relaxed) && !no_more.load(Relaxed) {
+            let Some(&top) = todo.get(next.fetch_add(1, Relaxed)) else {
+                break;
+            };
+            let started = Instant::now();
+            let answer = ask_piece(run, band, units, top, &halt);
+            if !matches!(answer, Ok((Answer::Unsat, _))) {
+                no_more.store(true, Relaxed);
+            }
+            let _ = sender.send((top, answer, started.elapsed().as_secs_f64()));
+        }
+    };
+    let (mut answer, mut failure) = (RungAnswer::Unsat, None);
+    let mut mark = Instant::now();
+    let (sender, answers) = std::sync::mpsc::channel::<PieceAnswer>();
+    std::thread::scope(|scope| {
+        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Relaxed), &halt));
+        for _ in 0..run.threads.clamp(1, todo.len().max(1)) {
+            let sender = sender.clone();
+            scope.spawn(|| ask(sender));
+        }
+        drop(sender);
+        // The answers come back here, one at a time, so the ladder has one writer.
+        for (top, outcome, seconds) in answers {
+            // Wall-clock time, whatever the threads.
+            ladder.rungs[index].seconds += mark.elapsed().as_secs_f64();
+            mark = Instant::now();
+            let said = match outcome {
+                Ok((Answer::Unsat, proof)) => {
+                    let top = e.expand(&[top])[0];
+                    let piece = ProofPiece {
+                        top,
+                        seconds,
+                        proof,
+                    };
+                    ladder.rungs[index].pieces.push(piece);
+                    after_rung(ladder, true)
+                }
+                Ok((Answer::Timeout, _)) => {
+                    // A pattern found beside it answers the band all the same.
+                    if answer == RungAnswer::Unsat {
+                        answer = RungAnswer::Timeout;
+                    }
+                    Ok(())
+                }
+                Ok((Answer::Sat(model), _)) => {
+                    halt.store(true, Relaxed);
+                    answer = RungAnswer::Sat;
+                    keep_pattern(ladder, check, &e.bytes(&model), band)
+                }
+                Err(e) => Err(e),
+            };
+            if let Err(e) = said {
+                halt.store(true, Relaxed);
+                failure.get_or_insert(e);
+            }
+        }
+        // Ends the relay: every thread is done.
+        halt.store(true, Relaxed);
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let rung = &mut ladder.rungs[index];
+    rung.answer = answer;
+    if let (RungAnswer::Unsat, Some(stem)) = (answer, &run.proof_stem) {
+        rung.close_pieces(e, stem);
+    }
+    after_rung(ladder, false)?;
+    Ok(answer)
+}
+
+/// The index of the rung [`rung_in_pieces`] goes on with: the last try of `band` that had no
+/// answer with pieces refuted, moved to the end of the ladder, or a new rung there.
+fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
     // A try with no piece refuted (a whole rung's, or a first piece's) has nothing to go on
     // from, and stays as it was: the ladder keeps how long it ran.
     let unfinished = |r: &Rung| {
@@ -627,51 +724,49 @@ fn rung_in_pieces(
             pieces: Vec::new(),
         },
     };
-    ladder.rungs.push(rung);
-    let index = ladder.rungs.len() - 1;
-    for top in band_tops(e, band) {
-        let value = e.expand(&[top])[0];
-        if ladder.rungs[index].pieces.iter().any(|p| p.top == value) {
-            continue;
-        }
-        let started = Instant::now();
-        let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
-        let stem = rung_stem_of(run, (band.from, band.below), Some(value));
-        let (answer, proof) = fresh_rung(run, &piece_units, stem)?;
-        let seconds = started.elapsed().as_secs_f64();
-        let rung = &mut ladder.rungs[index];
-        rung.seconds += seconds;
-        match answer {
-            Answer::Unsat => {
-                let piece = ProofPiece {
-                    top: value,
-                    seconds,
-                    proof,
-                };
-                rung.pieces.push(piece);
-                after_rung(ladder, true)?;
-            }
-            Answer::Timeout => {
-                after_rung(ladder, false)?;
-                return Ok(RungAnswer::Timeout);
-            }
-            Answer::Sat(model) => {
-                rung.answer = RungAnswer::Sat;
-                let bytes = e.bytes(&model);
-                let pattern = rung_pattern(check, &bytes, (band.from, band.below))?;
-                ladder.pattern = Some(pattern);
-                after_rung(ladder, false)?;
-                return Ok(RungAnswer::Sat);
-            }
-        }
+    ladder.rungs.push(Rung {
+        threads: if run.threads > 1 {
+            run.threads
+        } else {
+            rung.threads
+        },
+        ..rung
+    });
+    ladder.rungs.len() - 1
+}
+
+/// One piece of `band`: the rung's `units` and `s[0]` at byte `top`, in a fresh CaDiCaL that
+/// ends when `stop` rises.
+fn ask_piece(
+    run: &Climb,
+    band: Band,
+    units: &[i32],
+    top: u8,
+    stop: &AtomicBool,
+) -> Result<(Answer, Option<ProofNote>), String> {
+    let e = run.encoding;
+    let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
+    let stem = rung_stem_of(run, (band.from, band.below), Some(e.expand(&[top])[0]));
+    fresh_rung(run, &piece_units, stem, stop)
+}
+
+/// A model of a piece of `band`, witness-checked and inside the band, kept as the ladder's
+/// pattern unless it has one with a smaller largest value.
+fn keep_pattern(
+    ladder: &mut Ladder,
+    check: &super::cubes::WitnessCheck,
+    bytes: &[u8],
+    band: Band,
+) -> Result<(), String> {
+    let pattern = rung_pattern(check, bytes, (band.from, band.below))?;
+    let largest = pattern.iter().copied().max();
+    if ladder
+        .largest_in_pattern()
+        .is_none_or(|m| Some(m) > largest)
+    {
+        ladder.pattern = Some(pattern);
     }
-    let rung = &mut ladder.rungs[index];
-    rung.answer = RungAnswer::Unsat;
-    if let Some(stem) = &run.proof_stem {
-        rung.close_pieces(e, stem);
-    }
-    after_rung(ladder, false)?;
-    Ok(RungAnswer::Unsat)
+    Ok(())
 }
 
 impl Climb<'_> {
@@ -725,6 +820,7 @@ fn fresh_rung(
     run: &Climb,
     units: &[i32],
     stem: Option<PathBuf>,
+    stop: &AtomicBool,
 ) -> Result<(Answer, Option<ProofNote>), String> {
     let cnf = with_units(run.encoding, units);
     if let Some(stem) = stem {
@@ -735,11 +831,11 @@ fn fresh_rung(
             run.timeout,
             &stem,
             checker.as_deref(),
-            Some(run.stop),
+            Some(stop),
         )
         .map_err(|e| e.to_string());
     }
-    Ok((cadical(run, &cnf, run.timeout, run.stop)?, None))
+    Ok((cadical(run, &cnf, run.timeout, stop)?, None))
 }
 
 /// Where the CNF and proof of the rung `from..below` go: `<stem>-below<V>` or
