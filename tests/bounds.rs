@@ -663,6 +663,34 @@ fn forged_rung(from: u16, below: u16) -> Json {
     })
 }
 
+/// p = 4's ladder at `ladder_path` with the rung 64..136 forged on top, which says UNSAT over a
+/// pattern the brute force finds (none lies below 64, so the band holds one): the honest
+/// ladder, and its number of rungs.
+fn forge_p4_band(ladder_path: &Path) -> (Json, usize) {
+    let rule = Rule::officers(4);
+    assert!(rule.least_largest_below(64).is_none());
+    assert!(rule.least_largest_below(136).is_some());
+    let honest = ladder_json(ladder_path);
+    let rungs = honest["rungs"].as_array().unwrap().len();
+    let mut forged = honest.clone();
+    (forged["rungs"].as_array_mut().unwrap()).push(forged_rung(64, 136));
+    std::fs::write(ladder_path, serde_json::to_vec(&forged).unwrap()).unwrap();
+    (honest, rungs)
+}
+
+/// `sat bounds officers --p 4 --prove-chain --proof-dir PROOFS --out OUT`, then `extra`, with
+/// `checker` as the DRAT checker.
+fn prove_p4_chain(proofs: &str, out: &str, checker: &str, extra: &[&str]) -> std::process::Output {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(P4_BOUNDS)
+        .args(["--prove-chain", "--proof-dir", proofs, "--out", out])
+        .args(extra)
+        .env(DRAT_CHECKER_VAR, checker)
+        .output()
+        .unwrap()
+}
+
 /// `sat bounds --prove-chain` gives every rung the bound rests on a DRAT proof that rate (or
 /// dratify) accepts, saving each; a rung the ladder wrongly calls UNSAT (forged over a pattern
 /// the brute force finds) is caught by its model, in one line, after the
@@ -673,32 +701,18 @@ fn every_rung_a_bound_rests_on_gets_a_checked_proof_and_a_false_one_is_caught() 
     let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
         return;
     };
-    let rule = Rule::officers(4);
-    assert!(rule.least_largest_below(64).is_none());
-    // A pattern with every value below 136 (the brute force finds one): the band 64..136
-    // holds it, since none lies below 64.
-    let top = 136;
-    assert!(rule.least_largest_below(top).is_some());
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
-    let mut ladder = ladder_json(&ladder_path);
-    let rungs = ladder["rungs"].as_array().unwrap().len();
-    assert!(rungs >= 4, "{ladder}");
-    let honest = ladder.clone();
-    ladder["rungs"]
-        .as_array_mut()
-        .unwrap()
-        .push(forged_rung(64, top));
-    std::fs::write(&ladder_path, serde_json::to_vec(&ladder).unwrap()).unwrap();
+    let (honest, rungs) = forge_p4_band(&ladder_path);
+    assert!(rungs >= 4, "{honest}");
     let proofs = dir.path().join("proofs").display().to_string();
-    let prove = |checker: Option<&str>| {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_grundy"));
-        cmd.args(P4_BOUNDS)
-            .args(["--prove-chain", "--proof-dir", &proofs, "--out", &out]);
-        match checker {
-            Some(c) => cmd.env(DRAT_CHECKER_VAR, c),
-            None => cmd.env_remove(DRAT_CHECKER_VAR),
-        };
-        cmd.output().unwrap()
+    let prove = |checker: Option<&str>| match checker {
+        Some(c) => prove_p4_chain(&proofs, &out, c, &[]),
+        None => Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(P4_BOUNDS)
+            .args(["--prove-chain", "--proof-dir", &proofs, "--out", &out])
+            .env_remove(DRAT_CHECKER_VAR)
+            .output()
+            .unwrap(),
     };
     let said = failed_in_one_line(&prove(None), "no checker");
     assert!(said.contains("needs an independent DRAT checker"), "{said}");
@@ -794,38 +808,14 @@ fn a_stop_request_ends_prove_chain_mid_rung() {
 /// is still caught in one line, and the ladder read back is whole.
 #[test]
 fn the_rungs_of_a_chain_are_proved_side_by_side() {
-    use grundy::sat::solve::DRAT_CHECKER_VAR;
     let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
         return;
     };
     let (wrapper, most_at_once) = overlap_checker(dir.path(), &checker);
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
-    let honest = ladder_json(&ladder_path);
-    let rungs = honest["rungs"].as_array().unwrap().len();
-    let mut forged = honest.clone();
-    forged["rungs"]
-        .as_array_mut()
-        .unwrap()
-        .push(forged_rung(64, 136));
-    assert!(Rule::officers(4).least_largest_below(136).is_some());
+    let (honest, rungs) = forge_p4_band(&ladder_path);
     let proofs = dir.path().join("proofs").display().to_string();
-    let prove = || {
-        Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(P4_BOUNDS)
-            .args([
-                "--prove-chain",
-                "--jobs",
-                "3",
-                "--proof-dir",
-                &proofs,
-                "--out",
-                &out,
-            ])
-            .env(DRAT_CHECKER_VAR, &wrapper)
-            .output()
-            .unwrap()
-    };
-    std::fs::write(&ladder_path, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let prove = || prove_p4_chain(&proofs, &out, &wrapper, &["--jobs", "3"]);
     let said = failed_in_one_line(&prove(), "a forged rung among jobs");
     assert!(said.contains("the ladder is wrong"), "{said}");
     assert!(ladder_json(&ladder_path)["rungs"].as_array().unwrap().len() == rungs + 1);
@@ -883,34 +873,14 @@ fn piece_tops(rung: &Json) -> Vec<u16> {
 /// the only call the next run makes.
 #[test]
 fn a_band_proved_in_pieces_is_covered_value_by_value_and_a_false_one_is_caught() {
-    use grundy::sat::solve::DRAT_CHECKER_VAR;
     let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
         return;
     };
     let least = Rule::officers(4).least_largest_below(136).unwrap();
-    assert!(least >= 64);
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
-    let honest = ladder_json(&ladder_path);
-    let rungs = honest["rungs"].as_array().unwrap().len();
-    let mut forged = honest.clone();
-    (forged["rungs"].as_array_mut().unwrap()).push(forged_rung(64, 136));
-    std::fs::write(&ladder_path, serde_json::to_vec(&forged).unwrap()).unwrap();
+    let (_, rungs) = forge_p4_band(&ladder_path);
     let proofs = dir.path().join("proofs").display().to_string();
-    let prove = || {
-        Command::new(env!("CARGO_BIN_EXE_grundy"))
-            .args(P4_BOUNDS)
-            .args([
-                "--prove-chain",
-                "--pieces",
-                "--proof-dir",
-                &proofs,
-                "--out",
-                &out,
-            ])
-            .env(DRAT_CHECKER_VAR, &checker)
-            .output()
-            .unwrap()
-    };
+    let prove = || prove_p4_chain(&proofs, &out, &checker, &["--pieces"]);
     // Its 68 calls take long enough for the display's line of a log (every 10 s) before the
     // error, which is the last line.
     let failed = prove();
