@@ -198,12 +198,12 @@ fn prove_chain_showing_rungs(
         };
         let calls = chain_calls(&run, ladder);
         let mut display = chain_progress(ladder, &calls, q.p);
-        let mut made = 0;
+        let (mut made, mut weighed) = (0, 0);
         let mut after_call = |l: &Ladder, call: &ChainCall, seconds: Duration| {
             l.save(path).map_err(|e| e.to_string())?;
             display.println(&call_words(l, call, seconds));
-            made += 1;
-            let weighed = calls[..made].iter().map(|c| call_weight(l, c)).sum();
+            // The calls that ended, whatever their order in the queue (`--jobs`).
+            (made, weighed) = (made + 1, weighed + call_weight(l, call));
             display.set_with(weighed, &format!("{made} of {} calls", calls.len()));
             Ok(())
         };
