@@ -353,6 +353,38 @@ fn the_summary_shows_an_open_periods_ladder() {
     );
 }
 
+/// A rung split over threads whose cubes run out of time is no answer, not a refutation: the
+/// band of p = 27 below 400 (hours of CaDiCaL: its bands above 248 take hours each) in one
+/// second, cubes on two threads.
+#[test]
+fn a_split_rung_out_of_time_is_no_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let args = [
+        "sat",
+        "bounds",
+        "officers",
+        "--p",
+        "27",
+        "--from",
+        "400",
+        "--to",
+        "400",
+        "--threads",
+        "2",
+        "--timeout",
+        "1",
+        "--out",
+    ];
+    let run = grundy(&[&args[..], &[out.to_str().unwrap()]].concat());
+    assert!(run.status.success(), "{run:?}");
+    let ladder = ladder_json(&dir.path().join("bounds-p27-feasible.json"));
+    let rung = &ladder["rungs"][0];
+    assert_eq!(rung["answer"], "timeout", "{ladder}");
+    assert_eq!(rung["threads"], 2, "{ladder}");
+    assert!(rung["seconds"].as_f64().unwrap() < 30.0, "{ladder}");
+}
+
 #[test]
 fn a_ladder_in_use_by_another_run_is_refused() {
     let dir = tempfile::tempdir().unwrap();

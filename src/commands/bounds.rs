@@ -207,7 +207,7 @@ fn prove_chain_showing_rungs(
             display.set_with(weighed, &format!("{made} of {} calls", calls.len()));
             Ok(())
         };
-        let done = prove_chain(&run, ladder, &mut after_call);
+        let done = prove_chain(&run, ladder, &calls, &mut after_call);
         // A failure is the one line the run ends with.
         if done.is_ok() {
             display.finish();

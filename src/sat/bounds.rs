@@ -593,10 +593,6 @@ pub fn climb(
     Ok(())
 }
 
-/// What a thread of [`rung_in_pieces`] sends back: the byte of `s[0]` it fixed, CaDiCaL's
-/// answer (with a proof's note), and the seconds it took.
-type PieceAnswer = (u8, Result<(Answer, Option<ProofNote>), String>, f64);
-
 /// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` not
 /// refuted yet, lowest first, `run.threads` at once, each refuted one saved in the rung
 /// (`after_rung` sees the ladder after each, told it was a piece). The rung continued is the
@@ -613,7 +609,7 @@ fn rung_in_pieces(
     check: &super::cubes::WitnessCheck,
     after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
 ) -> Result<RungAnswer, String> {
-    use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+    use std::sync::atomic::Ordering::Relaxed;
     let e = run.encoding;
     let index = rung_to_continue(run, ladder, band);
     let refuted = |c: &u8| (ladder.rungs[index].pieces.iter()).any(|p| p.top == e.expand(&[*c])[0]);
@@ -621,75 +617,40 @@ fn rung_in_pieces(
         .into_iter()
         .filter(|c| !refuted(c))
         .collect();
-    let (next, halt, no_more) = (
-        AtomicUsize::new(0),
-        AtomicBool::new(false),
-        AtomicBool::new(false),
-    );
-    let ask = |sender: std::sync::mpsc::Sender<PieceAnswer>| {
-        while !halt.load(Relaxed) && !no_more.load(Relaxed) {
-            let Some(&top) = todo.get(next.fetch_add(1, Relaxed)) else {
-                break;
-            };
-            let started = Instant::now();
-            let answer = ask_piece(run, band, units, top, &halt);
-            if !matches!(answer, Ok((Answer::Unsat, _))) {
-                no_more.store(true, Relaxed);
+    let mut answer = RungAnswer::Unsat;
+    let mut mark = Instant::now();
+    let take = |&top: &u8, outcome: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
+        // Wall-clock time, whatever the threads.
+        ladder.rungs[index].seconds += mark.elapsed().as_secs_f64();
+        mark = Instant::now();
+        match outcome? {
+            (Answer::Unsat, proof) => {
+                let top = e.expand(&[top])[0];
+                let seconds = seconds.as_secs_f64();
+                let piece = ProofPiece {
+                    top,
+                    seconds,
+                    proof,
+                };
+                ladder.rungs[index].pieces.push(piece);
+                after_rung(ladder, true)
             }
-            let _ = sender.send((top, answer, started.elapsed().as_secs_f64()));
+            (Answer::Timeout, _) => {
+                // A pattern found beside it answers the band all the same.
+                if answer == RungAnswer::Unsat {
+                    answer = RungAnswer::Timeout;
+                }
+                Ok(())
+            }
+            (Answer::Sat(model), _) => {
+                halt.store(true, Relaxed);
+                answer = RungAnswer::Sat;
+                keep_pattern(ladder, check, &e.bytes(&model), band)
+            }
         }
     };
-    let (mut answer, mut failure) = (RungAnswer::Unsat, None);
-    let mut mark = Instant::now();
-    let (sender, answers) = std::sync::mpsc::channel::<PieceAnswer>();
-    std::thread::scope(|scope| {
-        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Relaxed), &halt));
-        for _ in 0..run.threads.clamp(1, todo.len().max(1)) {
-            let sender = sender.clone();
-            scope.spawn(|| ask(sender));
-        }
-        drop(sender);
-        // The answers come back here, one at a time, so the ladder has one writer.
-        for (top, outcome, seconds) in answers {
-            // Wall-clock time, whatever the threads.
-            ladder.rungs[index].seconds += mark.elapsed().as_secs_f64();
-            mark = Instant::now();
-            let said = match outcome {
-                Ok((Answer::Unsat, proof)) => {
-                    let top = e.expand(&[top])[0];
-                    let piece = ProofPiece {
-                        top,
-                        seconds,
-                        proof,
-                    };
-                    ladder.rungs[index].pieces.push(piece);
-                    after_rung(ladder, true)
-                }
-                Ok((Answer::Timeout, _)) => {
-                    // A pattern found beside it answers the band all the same.
-                    if answer == RungAnswer::Unsat {
-                        answer = RungAnswer::Timeout;
-                    }
-                    Ok(())
-                }
-                Ok((Answer::Sat(model), _)) => {
-                    halt.store(true, Relaxed);
-                    answer = RungAnswer::Sat;
-                    keep_pattern(ladder, check, &e.bytes(&model), band)
-                }
-                Err(e) => Err(e),
-            };
-            if let Err(e) = said {
-                halt.store(true, Relaxed);
-                failure.get_or_insert(e);
-            }
-        }
-        // Ends the relay: every thread is done.
-        halt.store(true, Relaxed);
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
+    let ask = |&top: &u8, halt: &AtomicBool| ask_piece(run, band, units, top, halt);
+    super::side_by_side::ask_side_by_side(&todo, run.threads, run.stop, ask, not_refuted, take)?;
     let rung = &mut ladder.rungs[index];
     rung.answer = answer;
     if let (RungAnswer::Unsat, Some(stem)) = (answer, &run.proof_stem) {
@@ -697,6 +658,16 @@ fn rung_in_pieces(
     }
     after_rung(ladder, false)?;
     Ok(answer)
+}
+
+/// What a solver call of a band's piece or a chain's rung ends with: CaDiCaL's answer (with the
+/// note of a proof when it wrote one), or the line of its failure.
+type PieceOutcome = Result<(Answer, Option<ProofNote>), String>;
+
+/// Whether a call's outcome keeps further calls from starting: anything but a refutation (no
+/// answer in time, a model, a failure).
+fn not_refuted(outcome: &PieceOutcome) -> bool {
+    !matches!(outcome, Ok((Answer::Unsat, _)))
 }
 
 /// The index of the rung [`rung_in_pieces`] goes on with: the last try of `band` that had no
@@ -962,31 +933,13 @@ impl Rung {
     }
 }
 
-/// What a worker of [`prove_chain`] sends back: the call, CaDiCaL's answer with the checked
-/// proof's note, and the seconds it took to prove and check.
-type CallProved = (
-    ChainCall,
-    Result<(Answer, Option<ProofNote>), String>,
-    Duration,
-);
-
-/// The queue the workers of [`prove_chain`] share. `halt` stops the solvers running (a stop
-/// request, a wrong ladder, a failure); `no_more` only keeps further calls from starting (a
-/// timeout); `next` is the index of the next call to make.
-struct ChainQueue {
-    calls: Vec<ChainCall>,
-    next: std::sync::atomic::AtomicUsize,
-    halt: AtomicBool,
-    no_more: AtomicBool,
-}
-
 /// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
 /// proof a DRAT proof: the rung (or each of its pieces, [`ProveChain::pieces`]) asked again in a
 /// fresh CaDiCaL on its own CNF, the proof checked by the command in `GRUNDY_DRAT_CHECKER`
-/// ([`super::solve::solve_with_proof`]). The calls of [`chain_calls`], `run.jobs` at once;
-/// `after_call` sees the ladder after each (to save it, and say so) with the seconds the call
-/// took. After a call with no answer in `timeout` (it keeps no proof) no further call starts;
-/// those running end as they would.
+/// ([`super::solve::solve_with_proof`]). Makes `calls` (those of [`chain_calls`] for this
+/// ladder), `run.jobs` at once; `after_call` sees the ladder after each (to save it, and say so)
+/// with the seconds the call took. After a call with no answer in `timeout` (it keeps no proof)
+/// no further call starts; those running end as they would.
 ///
 /// # Errors
 /// A line if a rung that the ladder says is UNSAT has a model now (the ladder is wrong: the
@@ -994,6 +947,7 @@ struct ChainQueue {
 pub fn prove_chain(
     run: &ProveChain,
     ladder: &mut Ladder,
+    calls: &[ChainCall],
     after_call: &mut dyn FnMut(&Ladder, &ChainCall, Duration) -> Result<(), String>,
 ) -> Result<ChainProofs, String> {
     use std::sync::atomic::Ordering::Relaxed;
@@ -1004,52 +958,31 @@ pub fn prove_chain(
         cube_bands,
         ..ChainProofs::default()
     };
-    let queue = ChainQueue {
-        calls: chain_calls(run, ladder),
-        next: 0.into(),
-        halt: false.into(),
-        no_more: false.into(),
-    };
-    let mut failure = None;
-    let (sender, answers) = std::sync::mpsc::channel::<CallProved>();
-    std::thread::scope(|scope| {
-        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Relaxed), &queue.halt));
-        for _ in 0..run.jobs.clamp(1, queue.calls.len().max(1)) {
-            let (sender, queue) = (sender.clone(), &queue);
-            scope.spawn(move || prove_from_queue(run, queue, &sender));
-        }
-        drop(sender);
-        // The answers come back here, one at a time, so the ladder has one writer.
-        for (call, answer, seconds) in answers {
-            let halted = queue.halt.load(Relaxed);
-            let outcome = match answer {
-                Ok((Answer::Unsat, note)) => record_proof(run, ladder, &call, (note, seconds))
-                    .map(|closed| done.count(&call, closed))
-                    .and_then(|()| after_call(ladder, &call, seconds)),
-                Ok((Answer::Timeout, _)) if halted => Ok(()),
-                Ok((Answer::Timeout, _)) => {
-                    let lowest = done.timed_out.is_none_or(|b| call.band.below < b.below);
-                    if lowest {
-                        done.timed_out = Some(call.band);
-                    }
-                    Ok(())
-                }
-                Ok((Answer::Sat(_), _)) => Err(format!(
-                    "the rung from {} below {} is UNSAT in the ladder, but CaDiCaL finds a \
-                     model of it: the ladder is wrong",
-                    call.band.from, call.band.below
-                )),
-                Err(e) => Err(e),
-            };
-            if let Err(e) = outcome {
-                queue.halt.store(true, Relaxed);
-                failure.get_or_insert(e);
+    let take = |call: &ChainCall, answer: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
+        match answer? {
+            (Answer::Unsat, note) => {
+                let closed = record_proof(run, ladder, call, (note, seconds))?;
+                done.count(call, closed);
+                after_call(ladder, call, seconds)
             }
+            // Ended by the halt: not a timeout of its own.
+            (Answer::Timeout, _) if halt.load(Relaxed) => Ok(()),
+            (Answer::Timeout, _) => {
+                if done.timed_out.is_none_or(|b| call.band.below < b.below) {
+                    done.timed_out = Some(call.band);
+                }
+                Ok(())
+            }
+            (Answer::Sat(_), _) => Err(format!(
+                "the rung from {} below {} is UNSAT in the ladder, but CaDiCaL finds a model \
+                 of it: the ladder is wrong",
+                call.band.from, call.band.below
+            )),
         }
-        // Ends the relay: every worker is done.
-        queue.halt.store(true, Relaxed);
-    });
-    failure.map_or(Ok(done), Err)
+    };
+    let ask = |&call: &ChainCall, halt: &AtomicBool| prove_call(run, call, halt);
+    super::side_by_side::ask_side_by_side(calls, run.jobs, run.stop, ask, not_refuted, take)?;
+    Ok(done)
 }
 
 /// Puts the checked proof of `call` into its rung: the rung's proof, or a piece of it (and the
@@ -1076,27 +1009,6 @@ fn record_proof(
         proof: Some(note.ok_or("CaDiCaL refuted a piece but left no proof")?),
     });
     Ok(rung.close_pieces(e, run.proof_stem))
-}
-
-/// A worker of [`prove_chain`]: makes the next call of the queue and sends the answer, until
-/// the queue is empty, halted, or closed by an answer that is not UNSAT.
-fn prove_from_queue(
-    run: &ProveChain,
-    queue: &ChainQueue,
-    sender: &std::sync::mpsc::Sender<CallProved>,
-) {
-    use std::sync::atomic::Ordering::Relaxed;
-    while !queue.halt.load(Relaxed) && !queue.no_more.load(Relaxed) {
-        let Some(&call) = queue.calls.get(queue.next.fetch_add(1, Relaxed)) else {
-            break;
-        };
-        let started = Instant::now();
-        let answer = prove_call(run, call, &queue.halt);
-        if !matches!(answer, Ok((Answer::Unsat, _))) {
-            queue.no_more.store(true, Relaxed);
-        }
-        let _ = sender.send((call, answer, started.elapsed()));
-    }
 }
 
 /// One call asked again in a fresh CaDiCaL writing DRAT on its own CNF (the rung's, with
@@ -1203,62 +1115,38 @@ fn cadical(
 /// 208..216: four cubes of 16-30 s, 90 s in all, against 88 s for the band in one call), so
 /// threads divide the wall-clock time of a rung.
 fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Result<Answer, String> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::atomic::Ordering::Relaxed;
     let e = run.encoding;
-    let tops: Vec<usize> = (band_tops(e, Band { from, below }).into_iter())
-        .map(usize::from)
-        .collect();
+    let tops = band_tops(e, Band { from, below });
     let deadline = run.timeout.map(|t| Instant::now() + t);
-    let (next, halt) = (AtomicUsize::new(0), AtomicBool::new(false));
-    let cube = || -> Result<Vec<Answer>, String> {
-        let mut answers = Vec::new();
-        while let Some(&top) = tops.get(next.fetch_add(1, Ordering::Relaxed)) {
-            let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-            if halt.load(Ordering::Relaxed) || left == Some(Duration::ZERO) {
-                break;
-            }
-            let cube_units: Vec<i32> = units.iter().copied().chain([e.x(0, top)]).collect();
-            let answer = cadical(run, &with_units(e, &cube_units), left, &halt)?;
-            if matches!(answer, Answer::Sat(_)) {
-                halt.store(true, Ordering::Relaxed);
-            }
-            answers.push(answer);
+    let cube = |&top: &u8, halt: &AtomicBool| {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if left == Some(Duration::ZERO) {
+            return Ok(Answer::Timeout);
         }
-        Ok(answers)
+        let cube_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
+        cadical(run, &with_units(e, &cube_units), left, halt)
     };
-    let answers = std::thread::scope(|scope| {
-        // The climb's stop request reaches the cubes running; raising `halt` at the end ends
-        // the relay.
-        scope.spawn(|| crate::interrupt::relay_when(|| run.stop.load(Ordering::Relaxed), &halt));
-        let workers: Vec<_> = (0..run.threads.min(tops.len()))
-            .map(|_| scope.spawn(cube))
-            .collect();
-        let answers: Vec<Result<Vec<Answer>, String>> = workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Err("a cube thread panicked".into()))
-            })
-            .collect();
-        halt.store(true, Ordering::Relaxed);
-        answers
-    });
-    let mut refuted = 0;
-    for answer in answers
-        .into_iter()
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .flatten()
-    {
-        match answer {
-            Answer::Sat(model) => return Ok(Answer::Sat(model)),
+    // A cube with no answer leaves the others their share of the rung's time; a model or a
+    // failure ends the rung.
+    let ends_rung = |a: &Result<Answer, String>| !matches!(a, Ok(Answer::Unsat | Answer::Timeout));
+    let (mut refuted, mut model) = (0, None);
+    let take = |_: &u8, answer: Result<Answer, String>, _: Duration, halt: &AtomicBool| {
+        match answer? {
             Answer::Unsat => refuted += 1,
             Answer::Timeout => {}
+            Answer::Sat(m) => {
+                halt.store(true, Relaxed);
+                model.get_or_insert(m);
+            }
         }
-    }
-    Ok(match refuted == tops.len() {
-        true => Answer::Unsat,
-        false => Answer::Timeout,
+        Ok(())
+    };
+    super::side_by_side::ask_side_by_side(&tops, run.threads, run.stop, cube, ends_rung, take)?;
+    Ok(match (model, refuted == tops.len()) {
+        (Some(model), _) => Answer::Sat(model),
+        (None, true) => Answer::Unsat,
+        (None, false) => Answer::Timeout,
     })
 }
 

@@ -22,6 +22,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`shares`]: a cube campaign dealt out to several machines and gathered back.
 - [`certify`]: a cube campaign's UNSAT checked region by region with DRAT proofs.
 - [`drat`]: a DRAT proof lightened for its checker (the CNF's deletions dropped).
+- [`side_by_side`]: independent solver calls asked a few at once, answers taken one at a time.
 
 `grundy sat export` writes DIMACS for any external solver.
 */
@@ -38,6 +39,7 @@ pub mod lns;
 pub mod local;
 pub mod periods;
 pub mod shares;
+pub mod side_by_side;
 pub mod solve;
 pub mod witness;
 
