@@ -353,30 +353,23 @@ fn the_summary_shows_an_open_periods_ladder() {
     );
 }
 
+/// The arguments of the rung of p = 27 below 400 from scratch, with `extra`: hours of CaDiCaL
+/// (its bands above 248 take hours each), so a short run of it ends with no answer.
+fn hard_p27_rung<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let rung = [
+        "sat", "bounds", "officers", "--p", "27", "--from", "400", "--to", "400",
+    ];
+    [&rung[..], &["--out", out], extra].concat()
+}
+
 /// A rung split over threads whose cubes run out of time is no answer, not a refutation: the
-/// band of p = 27 below 400 (hours of CaDiCaL: its bands above 248 take hours each) in one
-/// second, cubes on two threads.
+/// hard rung in one second, cubes on two threads.
 #[test]
 fn a_split_rung_out_of_time_is_no_answer() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let args = [
-        "sat",
-        "bounds",
-        "officers",
-        "--p",
-        "27",
-        "--from",
-        "400",
-        "--to",
-        "400",
-        "--threads",
-        "2",
-        "--timeout",
-        "1",
-        "--out",
-    ];
-    let run = grundy(&[&args[..], &[out.to_str().unwrap()]].concat());
+    let args = hard_p27_rung(out.to_str().unwrap(), &["--threads", "2", "--timeout", "1"]);
+    let run = grundy(&args);
     assert!(run.status.success(), "{run:?}");
     let ladder = ladder_json(&dir.path().join("bounds-p27-feasible.json"));
     let rung = &ladder["rungs"][0];
@@ -389,24 +382,9 @@ fn a_split_rung_out_of_time_is_no_answer() {
 fn a_ladder_in_use_by_another_run_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let out = out.to_str().unwrap();
-    let args = [
-        "sat",
-        "bounds",
-        "officers",
-        "--p",
-        "27",
-        "--from",
-        "400",
-        "--to",
-        "400",
-        "--timeout",
-        "60",
-        "--out",
-        out,
-    ];
+    let args = hard_p27_rung(out.to_str().unwrap(), &["--timeout", "60"]);
     let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(args)
+        .args(&args)
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
