@@ -496,6 +496,21 @@ struct BoundsArgs {
     /// each piece saved as it ends (and proved, with --proof-dir).
     #[arg(long, default_value_t = 1, conflicts_with = "incremental")]
     threads: usize,
+    /// Keep the short clauses CaDiCaL learns in each call (a rung, or a piece) in this folder,
+    /// saved every --lemmas-every and when the call ends, and start the call asked again (a
+    /// piece stopped, asked by the next run) with them. Not with --proof-dir (a proof starts
+    /// from the CNF alone) or --incremental.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["proof_dir", "incremental"])]
+    lemmas: Option<PathBuf>,
+    /// With --lemmas: save the file this often while a call runs, so a run killed outright
+    /// loses at most this much learning.
+    #[arg(
+        long,
+        value_name = "SECS",
+        default_value_t = 600.0,
+        requires = "lemmas"
+    )]
+    lemmas_every: f64,
     /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
     #[arg(long)]
     ladder: Option<PathBuf>,

@@ -27,6 +27,8 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         pieces,
         incremental,
         threads,
+        lemmas,
+        lemmas_every,
         ladder,
         out,
         values,
@@ -40,7 +42,11 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
             "--threads with --proof-dir needs --pieces: a band split over threads keeps no proof"
         );
     }
+    if threads > 1 && lemmas.is_some() && !pieces {
+        bail!("--threads with --lemmas needs --pieces: a band split over threads keeps no lemmas");
+    }
     let timeout = positive_seconds("--timeout", timeout)?;
+    let lemma_every = positive_seconds("--lemmas-every", lemmas_every)?;
     let q = Question::set_up(&ask, out, values)?;
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
     rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
@@ -53,7 +59,8 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     {
         bail!("{}: its pattern fails: {reason}", path.display());
     }
-    let proof_stem = proof_dir.map(|dir| proof_stem(&q, &dir)).transpose()?;
+    let proof_stem = proof_dir.map(|dir| file_stem(&q, &dir)).transpose()?;
+    let lemma_stem = lemmas.map(|dir| file_stem(&q, &dir)).transpose()?;
     match (prove_chain, proof_stem) {
         (true, Some(stem)) => {
             let calls = ChainSettings {
@@ -72,6 +79,8 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 incremental,
                 threads,
                 pieces,
+                lemma_stem,
+                lemma_every,
             };
             climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
         }
@@ -129,8 +138,9 @@ fn check_ladder_args(
     Ok(())
 }
 
-/// Where the question's proofs go in `dir` (created): the stem of each rung's CNF and DRAT file.
-fn proof_stem(q: &Question, dir: &std::path::Path) -> Result<std::path::PathBuf> {
+/// Where the question's files go in `dir` (created): the stem of each rung's CNF and DRAT
+/// file, or of its lemma files.
+fn file_stem(q: &Question, dir: &std::path::Path) -> Result<std::path::PathBuf> {
     std::fs::create_dir_all(dir)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     Ok(dir.join(format!("{}-p{}-{}", q.game.slug(), q.p, q.name())))
@@ -145,6 +155,8 @@ struct RungSettings {
     incremental: bool,
     threads: usize,
     pieces: bool,
+    lemma_stem: Option<PathBuf>,
+    lemma_every: Duration,
 }
 
 /// With rotation broken, rungs put a largest value first (bands from the refuted bound): the
@@ -309,7 +321,12 @@ fn climb_showing_rungs(
                 (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
                 (None, _) => String::new(),
             };
-            println!("  {}: {answer} ({:.1} s{proof})", rung_words(r), r.seconds);
+            let lemmas = lemma_words(r.lemmas);
+            println!(
+                "  {}: {answer} ({:.1} s{proof}{lemmas})",
+                rung_words(r),
+                r.seconds
+            );
         }
         Ok(())
     };
@@ -325,6 +342,8 @@ fn climb_showing_rungs(
             proof_stem: settings.proof_stem,
             incremental: settings.incremental,
             pieces: settings.pieces,
+            lemma_stem: settings.lemma_stem,
+            lemma_every: settings.lemma_every,
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
@@ -342,13 +361,22 @@ fn piece_words(r: &grundy::sat::bounds::Rung) -> String {
         Some(None) => ", proof unchecked".into(),
         None => String::new(),
     };
+    let lemmas = lemma_words(piece.lemmas);
     format!(
-        "{}, piece s[0] = {}: unsat ({:.1} s{proof}); {} pieces refuted",
+        "{}, piece s[0] = {}: unsat ({:.1} s{proof}{lemmas}); {} pieces refuted",
         rung_words(r),
         piece.top,
         piece.seconds,
         r.pieces.len()
     )
+}
+
+/// The lemmas a call was given, in words (nothing when none).
+fn lemma_words(given: usize) -> String {
+    match given {
+        0 => String::new(),
+        n => format!(", {n} lemmas of earlier calls given"),
+    }
 }
 
 /// A rung's band in words: `below V`, or `from F below V`.

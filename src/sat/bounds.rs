@@ -95,6 +95,11 @@ pub struct Rung {
     /// --pieces`), as they were checked; once they cover the band, `proof` says so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pieces: Vec<ProofPiece>,
+    /// Clauses learned by earlier calls on the same CNF that this call was given (`--lemmas`):
+    /// its UNSAT rests on CaDiCaL having learned them soundly as well as on this call (as every
+    /// answer without a proof rests on CaDiCaL); `--prove-chain` proves it from the CNF alone.
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub lemmas: usize,
 }
 
 /// One piece of a band: the band with its largest value, `s[0]`, fixed to `top`, refuted by a
@@ -111,6 +116,9 @@ pub struct ProofPiece {
     pub seconds: f64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub proof: Option<ProofNote>,
+    /// Clauses of earlier calls on the piece's CNF given to it, as for a rung ([`Rung::lemmas`]).
+    #[serde(default, skip_serializing_if = "is_zero_count")]
+    pub lemmas: usize,
 }
 
 impl Rung {
@@ -233,6 +241,7 @@ impl Ladder {
             cubes: Some(cubes.to_string()),
             preset,
             pieces: Vec::new(),
+            lemmas: 0,
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -509,6 +518,12 @@ pub struct Climb<'a> {
     /// left without an answer is continued by the next run from its first piece not refuted.
     /// `timeout` is then per piece.
     pub pieces: bool,
+    /// Keep what CaDiCaL learns in each fresh call (a whole rung or a piece; not a proof's,
+    /// not split cubes) in lemma files named from this stem, its rung and its CNF's
+    /// fingerprint, saved every `lemma_every` and when the call ends; the call asked again
+    /// (a piece stopped and asked by the next run) starts with them ([`super::lemmas`]).
+    pub lemma_stem: Option<PathBuf>,
+    pub lemma_every: Duration,
 }
 
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
@@ -555,16 +570,16 @@ pub fn climb(
         }
         let started = Instant::now();
         let split = run.largest_first && run.threads > 1;
-        let (answer, proof) = match &mut incremental {
-            Some(solver) => (solver.rung(&units, run.timeout)?, None),
-            None if split => (split_rung(run, &units, (from, below))?, None),
-            None => fresh_rung(
-                run,
-                &units,
-                rung_stem_of(run, (from, below), None),
-                run.stop,
-            )?,
+        let asked = match &mut incremental {
+            Some(solver) => Asked::plain(solver.rung(&units, run.timeout)?),
+            None if split => Asked::plain(split_rung(run, &units, (from, below))?),
+            None => fresh_rung(run, &units, ((from, below), None), run.stop)?,
         };
+        let Asked {
+            answer,
+            proof,
+            lemmas,
+        } = asked;
         let answer = match answer {
             Answer::Unsat => RungAnswer::Unsat,
             Answer::Timeout => RungAnswer::Timeout,
@@ -583,6 +598,7 @@ pub fn climb(
             proof,
             cubes: None,
             pieces: Vec::new(),
+            lemmas,
             preset: run.preset_kept(),
         });
         after_rung(ladder, false)?;
@@ -623,26 +639,32 @@ fn rung_in_pieces(
         // Wall-clock time, whatever the threads.
         ladder.rungs[index].seconds += mark.elapsed().as_secs_f64();
         mark = Instant::now();
-        match outcome? {
-            (Answer::Unsat, proof) => {
+        let Asked {
+            answer: said,
+            proof,
+            lemmas,
+        } = outcome?;
+        match said {
+            Answer::Unsat => {
                 let top = e.expand(&[top])[0];
                 let seconds = seconds.as_secs_f64();
                 let piece = ProofPiece {
                     top,
                     seconds,
                     proof,
+                    lemmas,
                 };
                 ladder.rungs[index].pieces.push(piece);
                 after_rung(ladder, true)
             }
-            (Answer::Timeout, _) => {
+            Answer::Timeout => {
                 // A pattern found beside it answers the band all the same.
                 if answer == RungAnswer::Unsat {
                     answer = RungAnswer::Timeout;
                 }
                 Ok(())
             }
-            (Answer::Sat(model), _) => {
+            Answer::Sat(model) => {
                 halt.store(true, Relaxed);
                 answer = RungAnswer::Sat;
                 keep_pattern(ladder, check, &e.bytes(&model), band)
@@ -660,14 +682,38 @@ fn rung_in_pieces(
     Ok(answer)
 }
 
-/// What a solver call of a band's piece or a chain's rung ends with: CaDiCaL's answer (with the
-/// note of a proof when it wrote one), or the line of its failure.
-type PieceOutcome = Result<(Answer, Option<ProofNote>), String>;
+/// What one fresh CaDiCaL call of a rung or piece answered, with the note of its proof when it
+/// wrote one and the count of lemmas it was given when it carried them.
+struct Asked {
+    answer: Answer,
+    proof: Option<ProofNote>,
+    lemmas: usize,
+}
+
+impl Asked {
+    /// An answer with no proof and no lemmas.
+    fn plain(answer: Answer) -> Asked {
+        Asked {
+            answer,
+            proof: None,
+            lemmas: 0,
+        }
+    }
+}
+
+/// What a solver call of a band's piece or a chain's rung ends with, or the line of its failure.
+type PieceOutcome = Result<Asked, String>;
 
 /// Whether a call's outcome keeps further calls from starting: anything but a refutation (no
 /// answer in time, a model, a failure).
 fn not_refuted(outcome: &PieceOutcome) -> bool {
-    !matches!(outcome, Ok((Answer::Unsat, _)))
+    !matches!(
+        outcome,
+        Ok(Asked {
+            answer: Answer::Unsat,
+            ..
+        })
+    )
 }
 
 /// The index of the rung [`rung_in_pieces`] goes on with: the last try of `band` that had no
@@ -693,6 +739,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
             cubes: None,
             preset: run.preset_kept(),
             pieces: Vec::new(),
+            lemmas: 0,
         },
     };
     ladder.rungs.push(Rung {
@@ -708,17 +755,11 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
 
 /// One piece of `band`: the rung's `units` and `s[0]` at byte `top`, in a fresh CaDiCaL that
 /// ends when `stop` rises.
-fn ask_piece(
-    run: &Climb,
-    band: Band,
-    units: &[i32],
-    top: u8,
-    stop: &AtomicBool,
-) -> Result<(Answer, Option<ProofNote>), String> {
+fn ask_piece(run: &Climb, band: Band, units: &[i32], top: u8, stop: &AtomicBool) -> PieceOutcome {
     let e = run.encoding;
     let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
-    let stem = rung_stem_of(run, (band.from, band.below), Some(e.expand(&[top])[0]));
-    fresh_rung(run, &piece_units, stem, stop)
+    let piece = Some(e.expand(&[top])[0]);
+    fresh_rung(run, &piece_units, ((band.from, band.below), piece), stop)
 }
 
 /// A model of a piece of `band`, witness-checked and inside the band, kept as the ladder's
@@ -750,14 +791,17 @@ impl Climb<'_> {
     }
 }
 
-/// Where the CNF and proof of a rung (or of its piece with `s[0]` at `top`) go, when the climb
-/// writes proofs.
-fn rung_stem_of(run: &Climb, (from, below): (Value, Value), top: Option<Value>) -> Option<PathBuf> {
-    let stem = rung_stem(run.proof_stem.as_ref()?, from, below);
-    Some(match top {
+/// The band of a rung and, for a piece of it, the value of `s[0]` it fixes.
+type RungOrPiece = ((Value, Value), Option<Value>);
+
+/// The files of a rung, or of its piece ([`RungOrPiece`]), named from a climb's `stem` (of
+/// proofs or lemmas).
+fn rung_stem_of(stem: &Path, ((from, below), top): RungOrPiece) -> PathBuf {
+    let stem = rung_stem(stem, from, below);
+    match top {
         Some(top) => piece_stem(&stem, top),
         None => stem,
-    })
+    }
 }
 
 /// The stem of a piece's files beside its rung's.
@@ -787,26 +831,31 @@ fn rung_pattern(
 
 /// One rung (or piece) in a fresh CaDiCaL: the encoding with its units, and a certificate of
 /// an UNSAT answer at `stem` when the climb asks for one.
-fn fresh_rung(
-    run: &Climb,
-    units: &[i32],
-    stem: Option<PathBuf>,
-    stop: &AtomicBool,
-) -> Result<(Answer, Option<ProofNote>), String> {
+fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool) -> PieceOutcome {
     let cnf = with_units(run.encoding, units);
-    if let Some(stem) = stem {
+    if let Some(stem) = &run.proof_stem {
         let checker = super::solve::drat_checker_from_env();
-        return super::solve::solve_with_proof_checked_by(
-            SolverKind::Cadical,
-            &cnf,
-            run.timeout,
-            &stem,
-            checker.as_deref(),
-            Some(stop),
-        )
-        .map_err(|e| e.to_string());
+        let stem = rung_stem_of(stem, which);
+        return asked_with_proof(&cnf, run.timeout, &stem, checker.as_deref(), stop);
     }
-    Ok((cadical(run, &cnf, run.timeout, stop)?, None))
+    let Some(stem) = &run.lemma_stem else {
+        return Ok(Asked::plain(cadical(run, &cnf, run.timeout, stop, None)?));
+    };
+    let stem = rung_stem_of(stem, which);
+    let (dir, name) = (
+        stem.parent().unwrap_or(Path::new(".")),
+        crate::io::file_name(&stem),
+    );
+    let store = super::lemmas::LemmaStore::new(dir, &name, &cnf);
+    let every = run.lemma_every;
+    let ask = |carry: &_| cadical(run, &cnf, run.timeout, stop, Some(carry));
+    let (answer, carried) =
+        super::lemmas::carrying(&store, run.seed.into(), every, ask).map_err(|e| e.to_string())?;
+    Ok(Asked {
+        answer: answer?,
+        proof: None,
+        lemmas: carried.given,
+    })
 }
 
 /// Where the CNF and proof of the rung `from..below` go: `<stem>-below<V>` or
@@ -959,21 +1008,22 @@ pub fn prove_chain(
         ..ChainProofs::default()
     };
     let take = |call: &ChainCall, answer: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
-        match answer? {
-            (Answer::Unsat, note) => {
-                let closed = record_proof(run, ladder, call, (note, seconds))?;
+        let Asked { answer, proof, .. } = answer?;
+        match answer {
+            Answer::Unsat => {
+                let closed = record_proof(run, ladder, call, (proof, seconds))?;
                 done.count(call, closed);
                 after_call(ladder, call, seconds)
             }
             // Ended by the halt: not a timeout of its own.
-            (Answer::Timeout, _) if halt.load(Relaxed) => Ok(()),
-            (Answer::Timeout, _) => {
+            Answer::Timeout if halt.load(Relaxed) => Ok(()),
+            Answer::Timeout => {
                 if done.timed_out.is_none_or(|b| call.band.below < b.below) {
                     done.timed_out = Some(call.band);
                 }
                 Ok(())
             }
-            (Answer::Sat(_), _) => Err(format!(
+            Answer::Sat(_) => Err(format!(
                 "the rung from {} below {} is UNSAT in the ladder, but CaDiCaL finds a model \
                  of it: the ladder is wrong",
                 call.band.from, call.band.below
@@ -1007,6 +1057,7 @@ fn record_proof(
         top,
         seconds: seconds.as_secs_f64(),
         proof: Some(note.ok_or("CaDiCaL refuted a piece but left no proof")?),
+        lemmas: 0,
     });
     Ok(rung.close_pieces(e, run.proof_stem))
 }
@@ -1014,11 +1065,7 @@ fn record_proof(
 /// One call asked again in a fresh CaDiCaL writing DRAT on its own CNF (the rung's, with
 /// `s[0]` fixed for a piece), the proof checked by `run.checker`; ends with a timeout when
 /// `stop` rises.
-fn prove_call(
-    run: &ProveChain,
-    call: ChainCall,
-    stop: &AtomicBool,
-) -> Result<(Answer, Option<ProofNote>), String> {
+fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutcome {
     let Band { from, below } = call.band;
     let e = if call.largest_first {
         run.largest_first
@@ -1026,23 +1073,45 @@ fn prove_call(
         run.question
     };
     let mut units = rung_units(e, below)?;
-    let mut stem = rung_stem(run.proof_stem, from, below);
     if call.largest_first {
         units.extend(floor_unit(e, from));
     }
-    if let Some(top) = call.top {
-        units.push(e.x(0, usize::from(top)));
-        stem = piece_stem(&stem, e.expand(&[top])[0]);
-    }
-    super::solve::solve_with_proof_checked_by(
-        SolverKind::Cadical,
+    units.extend(call.top.map(|top| e.x(0, usize::from(top))));
+    let piece = call.top.map(|top| e.expand(&[top])[0]);
+    let stem = rung_stem_of(run.proof_stem, ((from, below), piece));
+    asked_with_proof(
         &with_units(e, &units),
         run.timeout,
         &stem,
         Some(run.checker),
+        stop,
+    )
+}
+
+/// A fresh CaDiCaL on `cnf` writing a DRAT proof at `stem` (`.cnf`, `.drat`), checked by
+/// `checker` when there is one, ending with no answer when `stop` rises.
+fn asked_with_proof(
+    cnf: &super::Cnf,
+    timeout: Option<Duration>,
+    stem: &Path,
+    checker: Option<&str>,
+    stop: &AtomicBool,
+) -> PieceOutcome {
+    let (answer, proof) = super::solve::solve_with_proof_checked_by(
+        SolverKind::Cadical,
+        cnf,
+        timeout,
+        stem,
+        checker,
         Some(stop),
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    let lemmas = 0;
+    Ok(Asked {
+        answer,
+        proof,
+        lemmas,
+    })
 }
 
 /// A checked proof's CNF and DRAT files removed (proofs of hard rungs run to gigabytes, and
@@ -1092,17 +1161,20 @@ fn with_units(e: &PeriodEncoding, units: &[i32]) -> super::Cnf {
     cnf
 }
 
-/// A fresh CaDiCaL on `cnf` with the climb's seed and preset, ending when `stop` rises.
+/// A fresh CaDiCaL on `cnf` with the climb's seed and preset, ending when `stop` rises, given
+/// and keeping lemmas through `carry`.
 fn cadical(
     run: &Climb,
     cnf: &super::Cnf,
     timeout: Option<Duration>,
     stop: &AtomicBool,
+    carry: Option<&super::lemmas::Carry>,
 ) -> Result<Answer, String> {
     let cadical = CadicalRun {
         seed: run.seed,
         preset: run.preset,
         stop: Some(stop),
+        carry,
         ..CadicalRun::default()
     };
     solve_cadical_with(cnf, timeout, &cadical).map_err(|e| format!("CaDiCaL failed: {e}"))
@@ -1125,7 +1197,7 @@ fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Resu
             return Ok(Answer::Timeout);
         }
         let cube_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
-        cadical(run, &with_units(e, &cube_units), left, halt)
+        cadical(run, &with_units(e, &cube_units), left, halt, None)
     };
     // A cube with no answer leaves the others their share of the rung's time; a model or a
     // failure ends the rung.
@@ -1315,6 +1387,7 @@ mod tests {
             cubes: None,
             preset: Preset::Default,
             pieces: Vec::new(),
+            lemmas: 0,
         };
         ladder.rungs = vec![
             rung(0, 64, RungAnswer::Unsat),

@@ -104,6 +104,58 @@ impl Carry {
     }
 }
 
+/// What a call that carried lemmas was given and kept ([`carrying`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Carried {
+    /// Clauses of earlier runs given to it.
+    pub given: usize,
+    /// Clauses in its file after it (its earlier file and what it learned, at most [`KEEP`]).
+    pub kept: usize,
+    /// Its file.
+    pub file: PathBuf,
+}
+
+/// A lemma file that could not be read before a call, or written after it.
+#[derive(Debug, thiserror::Error)]
+pub enum CarryError {
+    #[error(transparent)]
+    Read(#[from] LemmaError),
+    #[error(transparent)]
+    Write(#[from] crate::io::WriteError),
+}
+
+/// Runs `solve` with the clauses of every file of `store` given, and what it learns saved to
+/// seed `seed`'s file every `every` while it runs and once more when it ends (a timeout or a
+/// stop request included: that is when keeping them matters). The one way every caller
+/// carries lemmas (a period question, a rung or piece of a ladder).
+///
+/// # Errors
+/// A damaged file of the store (nothing is solved), or the last save.
+pub fn carrying<T>(
+    store: &LemmaStore,
+    seed: u64,
+    every: Duration,
+    solve: impl FnOnce(&Carry) -> T,
+) -> Result<(T, Carried), CarryError> {
+    let (given, own) = store.load(seed)?;
+    let carry = Carry::new(given);
+    let answer = std::thread::scope(|scope| {
+        let (running, done) = std::sync::mpsc::channel::<()>();
+        let (own, carry) = (&own, &carry);
+        scope.spawn(move || store.save_every(seed, own, carry, every, &done));
+        let answer = solve(carry);
+        drop(running);
+        answer
+    });
+    let kept = store.save(seed, own, carry.learned())?;
+    let carried = Carried {
+        given: carry.given.len(),
+        kept,
+        file: store.path(seed),
+    };
+    Ok((answer, carried))
+}
+
 /// Sorted literals per clause, no repeats, at most [`KEEP`] clauses, shortest first (stable, so
 /// older clauses of a length stay ahead of newer ones).
 fn shortest_distinct(clauses: Vec<Vec<i32>>) -> Vec<Vec<i32>> {

@@ -312,7 +312,7 @@ pub enum PeriodError {
     #[error(transparent)]
     Solve(#[from] SolveError),
     #[error(transparent)]
-    Lemmas(#[from] super::lemmas::LemmaError),
+    Lemmas(#[from] super::lemmas::CarryError),
     #[error(transparent)]
     Write(#[from] crate::io::WriteError),
     #[error(transparent)]
@@ -768,22 +768,15 @@ impl Problem {
         };
         // Every seed's file in, this seed's file out (see super::lemmas for why).
         let store = super::lemmas::LemmaStore::new(dir, &name, cnf);
-        let (given, own) = store.load(self.seed)?;
-        let carry = super::lemmas::Carry::new(given);
-        let answer = std::thread::scope(|scope| {
-            let (running, done) = std::sync::mpsc::channel::<()>();
-            let (store, own, carry) = (&store, &own, &carry);
-            scope.spawn(move || store.save_every(self.seed, own, carry, self.lemma_every, &done));
-            let answer = self.solve_carrying(solver, e, timeout, p, stop, Some(carry));
-            drop(running);
-            answer
-        });
-        let kept = store.save(self.seed, own, carry.learned())?;
+        let (answer, carried) =
+            super::lemmas::carrying(&store, self.seed, self.lemma_every, |c| {
+                self.solve_carrying(solver, e, timeout, p, stop, Some(c))
+            })?;
         result.lemmas.push(LemmaNote {
             question: question.to_string(),
-            carried: carry.given.len(),
-            kept,
-            file: store.path(self.seed).display().to_string(),
+            carried: carried.given,
+            kept: carried.kept,
+            file: carried.file.display().to_string(),
         });
         Ok(answer?)
     }
