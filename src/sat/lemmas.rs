@@ -8,7 +8,9 @@ residues fixed, UNSAT in 303 s in one run): cut after 100 s and restarted, the r
 90 thousand learned clauses of at most 8 literals needed 225 s more, without them 284 s; cut after
 150 thousand conflicts, 326 s against 351 s, within the machine's noise (the same deterministic
 search took 284-351 s); a second cube ran past 600 s both ways (`examples/lemma_probe.rs`). A
-likely gain, not an established one. On the whole question
+likely gain, not an established one. On pieces of a band (`sat bounds --pieces --lemmas`,
+p = 27, band 248..256): a piece of 71.4 s stopped at 40 s took 41.7 s more with its 214775
+clauses, one of 67.4 s stopped at 30 s took 53.5 s more. On the whole question
 short clauses come slowly (p = 27: about 950 in the first minute), and what they are worth there
 is not measured.
 
