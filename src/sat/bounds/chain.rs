@@ -1,0 +1,272 @@
+//! Proving the rungs a ladder's bound rests on: each asked again in a fresh CaDiCaL writing
+//! DRAT, checked by an independent checker.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::{
+    Asked, Band, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops, floor_unit,
+    not_refuted, rung_stem, rung_stem_of, rung_units, with_units,
+};
+use crate::sat::encode::PeriodEncoding;
+use crate::sat::solve::{Answer, ProofNote};
+use crate::values::Value;
+
+/// How [`prove_chain`] runs.
+pub struct ProveChain<'a> {
+    /// The encoding of rungs with a largest value first (bands), and the question's own (whole
+    /// rungs of earlier builds, with a smallest value first or every rotation).
+    pub largest_first: &'a PeriodEncoding,
+    pub question: &'a PeriodEncoding,
+    /// Seconds a call may take (a rung, or a piece of one).
+    pub timeout: Option<Duration>,
+    /// Where each rung's CNF and DRAT proof go (`<stem>-below<V>` or `<stem>-from<F>-below<V>`,
+    /// and `-s0-<value>` after it for a piece).
+    pub proof_stem: &'a Path,
+    /// The DRAT checker's command ([`crate::sat::solve::check_drat_proof`]).
+    pub checker: &'a str,
+    /// Calls made at once, each its own CaDiCaL and checker (1: one after another). The rungs
+    /// of a chain, and the pieces of a rung, are independent questions, so a machine with cores
+    /// (and disk for their proofs) to spare proves them side by side.
+    pub jobs: usize,
+    /// Bands are proved in pieces, one call per byte of their largest value ([`ProofPiece`]),
+    /// each saved as it is checked; pieces proved by an earlier run are not asked again.
+    pub pieces: bool,
+    /// Stop (the calls running keep no proof) when this rises.
+    pub stop: &'a AtomicBool,
+}
+
+/// One solver call of [`prove_chain`]: the rung (its index in the ladder) and the band it asks,
+/// and for a piece the byte of `s[0]` it fixes. `share` is its part of the rung (1, or one over
+/// the band's bytes for a piece), to weigh it in a progress display.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ChainCall {
+    pub index: usize,
+    pub band: Band,
+    pub largest_first: bool,
+    pub top: Option<u8>,
+    pub share: f64,
+}
+
+/// The calls [`prove_chain`] makes, lowest rung first: one for each rung of the chain with no
+/// checked proof (less bands answered by cube campaigns, which `sat cubes --certify` proves),
+/// or with `run.pieces` one for each byte of a band's largest value with no checked piece yet.
+pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
+    let mut calls = Vec::new();
+    for index in ladder.chain_indices_to_prove() {
+        let rung = &ladder.rungs[index];
+        let band = Band {
+            from: rung.from,
+            below: rung.below,
+        };
+        let whole = ChainCall {
+            index,
+            band,
+            largest_first: rung.largest_first,
+            top: None,
+            share: 1.0,
+        };
+        if !(run.pieces && rung.largest_first) {
+            calls.push(whole);
+            continue;
+        }
+        let e = run.largest_first;
+        let tops = band_tops(e, band);
+        let share = 1.0 / tops.len().max(1) as f64;
+        let proved = |c: &u8| rung.has_checked_piece(e.expand(&[*c])[0]);
+        let pieces = tops.iter().filter(|c| !proved(c));
+        calls.extend(pieces.map(|&c| ChainCall {
+            top: Some(c),
+            share,
+            ..whole
+        }));
+    }
+    calls
+}
+
+impl Rung {
+    /// Whether a piece with its largest value at `top` has a checked proof.
+    pub(super) fn has_checked_piece(&self, top: Value) -> bool {
+        let checked =
+            |piece: &ProofPiece| piece.proof.as_ref().is_some_and(|n| n.checked_by.is_some());
+        (self.pieces.iter()).any(|piece| piece.top == top && checked(piece))
+    }
+
+    /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note
+    /// naming the pieces and their checkers. Returns whether it did.
+    pub(super) fn close_pieces(&mut self, e: &PeriodEncoding, stem: &Path) -> bool {
+        let band = Band {
+            from: self.from,
+            below: self.below,
+        };
+        let tops = band_tops(e, band);
+        if self.has_checked_proof()
+            || !tops
+                .iter()
+                .all(|&c| self.has_checked_piece(e.expand(&[c])[0]))
+        {
+            return false;
+        }
+        let mut checkers: Vec<&str> = (self.pieces.iter())
+            .filter_map(|piece| piece.proof.as_ref()?.checked_by.as_deref())
+            .collect();
+        checkers.sort_unstable();
+        checkers.dedup();
+        let name = crate::io::file_name(&rung_stem(stem, self.from, self.below));
+        self.proof = Some(ProofNote {
+            cnf: format!("{name}-s0-*.cnf"),
+            proof: format!("{name}-s0-*.drat"),
+            format: format!(
+                "drat in {} pieces, one per value of s[0] (the largest), removed once checked",
+                tops.len()
+            ),
+            checked_by: Some(checkers.join(" and ")),
+        });
+        true
+    }
+}
+
+/// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
+/// proof a DRAT proof: the rung (or each of its pieces, [`ProveChain::pieces`]) asked again in a
+/// fresh CaDiCaL on its own CNF, the proof checked by the command in `GRUNDY_DRAT_CHECKER`
+/// ([`crate::sat::solve::solve_with_proof`]). Makes `calls` (those of [`chain_calls`] for this
+/// ladder), `run.jobs` at once; `after_call` sees the ladder after each (to save it, and say so)
+/// with the seconds the call took. After a call with no answer in `timeout` (it keeps no proof)
+/// no further call starts; those running end as they would.
+///
+/// # Errors
+/// A line if a rung that the ladder says is UNSAT has a model now (the ladder is wrong: the
+/// calls still running are stopped), or the solver, the checker or `after_call` fails.
+pub fn prove_chain(
+    run: &ProveChain,
+    ladder: &mut Ladder,
+    calls: &[ChainCall],
+    after_call: &mut dyn FnMut(&Ladder, &ChainCall, Duration) -> Result<(), String>,
+) -> Result<ChainProofs, String> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let cube_bands = (ladder.chain().into_iter())
+        .filter(|r| r.cubes.is_some() && !r.has_checked_proof())
+        .count();
+    let mut done = ChainProofs {
+        cube_bands,
+        ..ChainProofs::default()
+    };
+    let take = |call: &ChainCall, answer: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
+        let Asked { answer, proof, .. } = answer?;
+        match answer {
+            Answer::Unsat => {
+                let closed = record_proof(run, ladder, call, (proof, seconds))?;
+                done.count(call, closed);
+                after_call(ladder, call, seconds)
+            }
+            // Ended by the halt: not a timeout of its own.
+            Answer::Timeout if halt.load(Relaxed) => Ok(()),
+            Answer::Timeout => {
+                if done.timed_out.is_none_or(|b| call.band.below < b.below) {
+                    done.timed_out = Some(call.band);
+                }
+                Ok(())
+            }
+            Answer::Sat(_) => Err(format!(
+                "the rung from {} below {} is UNSAT in the ladder, but CaDiCaL finds a model \
+                 of it: the ladder is wrong",
+                call.band.from, call.band.below
+            )),
+        }
+    };
+    let ask = |&call: &ChainCall, halt: &AtomicBool| prove_call(run, call, halt);
+    crate::sat::side_by_side::ask_side_by_side(calls, run.jobs, run.stop, ask, not_refuted, take)?;
+    Ok(done)
+}
+
+/// Puts the checked proof of `call` into its rung: the rung's proof, or a piece of it (and the
+/// rung's proof once its pieces cover the band). Returns whether the rung is proved now.
+fn record_proof(
+    run: &ProveChain,
+    ladder: &mut Ladder,
+    call: &ChainCall,
+    (note, seconds): (Option<ProofNote>, Duration),
+) -> Result<bool, String> {
+    let rung = &mut ladder.rungs[call.index];
+    let note = note.map(drop_checked_files);
+    let Some(top) = call.top else {
+        rung.proof = note;
+        return Ok(true);
+    };
+    let e = run.largest_first;
+    let top = e.expand(&[top])[0];
+    // A piece refuted by a climb without a proof has it now.
+    rung.pieces.retain(|piece| piece.top != top);
+    rung.pieces.push(ProofPiece {
+        top,
+        seconds: seconds.as_secs_f64(),
+        proof: Some(note.ok_or("CaDiCaL refuted a piece but left no proof")?),
+        lemmas: 0,
+    });
+    Ok(rung.close_pieces(e, run.proof_stem))
+}
+
+/// One call asked again in a fresh CaDiCaL writing DRAT on its own CNF (the rung's, with
+/// `s[0]` fixed for a piece), the proof checked by `run.checker`; ends with a timeout when
+/// `stop` rises.
+fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutcome {
+    let Band { from, below } = call.band;
+    let e = if call.largest_first {
+        run.largest_first
+    } else {
+        run.question
+    };
+    let mut units = rung_units(e, below)?;
+    if call.largest_first {
+        units.extend(floor_unit(e, from));
+    }
+    units.extend(call.top.map(|top| e.x(0, usize::from(top))));
+    let piece = call.top.map(|top| e.expand(&[top])[0]);
+    let stem = rung_stem_of(run.proof_stem, ((from, below), piece));
+    asked_with_proof(
+        &with_units(e, &units),
+        run.timeout,
+        &stem,
+        Some(run.checker),
+        stop,
+    )
+}
+
+/// A checked proof's CNF and DRAT files removed (proofs of hard rungs run to gigabytes, and
+/// the check is what counts; `--prove-chain` makes them again), the note keeping their names
+/// only; an unchecked one is left as it is.
+fn drop_checked_files(note: ProofNote) -> ProofNote {
+    if note.checked_by.is_none() {
+        return note;
+    }
+    let _ = std::fs::remove_file(&note.cnf);
+    let _ = std::fs::remove_file(&note.proof);
+    ProofNote {
+        cnf: crate::io::file_name(Path::new(&note.cnf)),
+        proof: crate::io::file_name(Path::new(&note.proof)),
+        format: "drat, removed once checked".into(),
+        checked_by: note.checked_by,
+    }
+}
+
+/// What [`prove_chain`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChainProofs {
+    /// Rungs given a proof now.
+    pub proved: usize,
+    /// Pieces of rungs proved now ([`ProveChain::pieces`]).
+    pub pieces: usize,
+    /// Bands of the chain answered by cube campaigns with no certificate yet (left alone).
+    pub cube_bands: usize,
+    /// The lowest rung that had no answer in the time allowed (no rung started after it).
+    pub timed_out: Option<Band>,
+}
+
+impl ChainProofs {
+    /// Counts a call proved, and the rung if it is proved now.
+    fn count(&mut self, call: &ChainCall, rung_closed: bool) {
+        self.pieces += usize::from(call.top.is_some());
+        self.proved += usize::from(rung_closed);
+    }
+}

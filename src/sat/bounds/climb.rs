@@ -1,0 +1,466 @@
+//! Climbing a ladder: each rung (or each piece of a band) asked of CaDiCaL, the answers
+//! written into the ladder as they come.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use super::{
+    Asked, Band, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer, RungOrPiece, asked_with_proof,
+    band_tops, floor_unit, not_refuted, rung_stem_of, rung_units, with_units,
+};
+use crate::sat::encode::PeriodEncoding;
+use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
+use crate::values::Value;
+
+/// How the rungs run.
+pub struct Climb<'a> {
+    /// The question's encoding the rungs run on: with a largest value put first
+    /// ([`PeriodEncoding::put_largest_first`]) when `largest_first`, else as the question has it.
+    pub encoding: &'a PeriodEncoding,
+    /// Each rung is a band from the highest refuted bound: its floor is a unit on `s[0]`. Why:
+    /// below a refuted bound there is nothing left to find, and fixing that the largest value is
+    /// at least the bound makes a rung far cheaper (Officers p = 27, below 216: 88 s as a band
+    /// from 208 against 391 s for every value below 216 with a smallest value first, and 370 s
+    /// with a largest first but no floor; 2026-11-24).
+    pub largest_first: bool,
+    /// Above 1 (with `largest_first`): each band is split into one cube per byte of `s[0]`,
+    /// solved this many at a time.
+    pub threads: usize,
+    /// Seconds a rung may take.
+    pub timeout: Option<Duration>,
+    /// CaDiCaL's seed (0: its default). A rung with a proof runs with the default.
+    pub seed: u32,
+    /// CaDiCaL's configuration. A rung with a proof runs with the default.
+    pub preset: Preset,
+    pub stop: &'a AtomicBool,
+    /// Certify every UNSAT rung here (`<stem>-below<V>.cnf` and `.drat`).
+    pub proof_stem: Option<PathBuf>,
+    /// All rungs in one incremental CaDiCaL, each under its bound as assumptions, a refuted one
+    /// kept as a clause (no proofs).
+    pub incremental: bool,
+    /// Each band (with `largest_first`) is asked in pieces, one fresh CaDiCaL call per byte of
+    /// `s[0]`, lowest first, each refuted piece saved in the rung ([`ProofPiece`]); a band
+    /// left without an answer is continued by the next run from its first piece not refuted.
+    /// `timeout` is then per piece.
+    pub pieces: bool,
+    /// Keep what CaDiCaL learns in each fresh call (a whole rung or a piece; not a proof's,
+    /// not split cubes) in lemma files named from this stem, its rung and its CNF's
+    /// fingerprint, saved every `lemma_every` and when the call ends; the call asked again
+    /// (a piece stopped and asked by the next run) starts with them ([`crate::sat::lemmas`]).
+    pub lemma_stem: Option<PathBuf>,
+    pub lemma_every: Duration,
+}
+
+/// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
+/// above a pattern it has, are skipped) until a rung has a pattern or no answer, or the bounds
+/// run out. A pattern replaces one with a larger largest value, so a finer ladder between the
+/// highest refuted bound and a pattern's largest value narrows down the least largest value.
+/// `check` turns a model's bytes into a checked pattern; `after_rung` sees the ladder after every
+/// rung (to save it), and after every piece of one (told so) with [`Climb::pieces`].
+///
+/// # Errors
+/// A line for a solver failure, a model that fails the check, or `after_rung`'s error.
+pub fn climb(
+    run: &Climb,
+    ladder: &mut Ladder,
+    bounds: &[Value],
+    check: &crate::sat::cubes::WitnessCheck,
+    after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
+) -> Result<(), String> {
+    let e = run.encoding;
+    let mut incremental = match run.incremental {
+        true => Some(Incremental::new(run).map_err(|e| format!("CaDiCaL failed: {e}"))?),
+        false => None,
+    };
+    for &below in bounds {
+        let known = ladder.largest_in_pattern().is_some_and(|m| below > m);
+        if known || Some(below) <= ladder.refuted_below() || ladder.answered_unsat() {
+            continue;
+        }
+        let from = match run.largest_first {
+            true => ladder.refuted_below().unwrap_or(0),
+            false => 0,
+        };
+        let mut units = rung_units(e, below)?;
+        if run.largest_first {
+            units.extend(floor_unit(e, from));
+        }
+        if run.pieces && run.largest_first {
+            let band = Band { from, below };
+            if rung_in_pieces(run, ladder, band, &units, check, after_rung)? == RungAnswer::Timeout
+            {
+                break;
+            }
+            continue;
+        }
+        let started = Instant::now();
+        let split = run.largest_first && run.threads > 1;
+        let asked = match &mut incremental {
+            Some(solver) => Asked::plain(solver.rung(&units, run.timeout)?),
+            None if split => Asked::plain(split_rung(run, &units, (from, below))?),
+            None => fresh_rung(run, &units, ((from, below), None), run.stop)?,
+        };
+        let Asked {
+            answer,
+            proof,
+            lemmas,
+        } = asked;
+        let answer = match answer {
+            Answer::Unsat => RungAnswer::Unsat,
+            Answer::Timeout => RungAnswer::Timeout,
+            Answer::Sat(model) => {
+                ladder.pattern = Some(rung_pattern(check, &e.bytes(&model), (from, below))?);
+                RungAnswer::Sat
+            }
+        };
+        ladder.rungs.push(Rung {
+            from,
+            below,
+            largest_first: run.largest_first,
+            threads: if split { run.threads } else { 0 },
+            answer,
+            seconds: started.elapsed().as_secs_f64(),
+            proof,
+            cubes: None,
+            pieces: Vec::new(),
+            lemmas,
+            preset: run.preset_kept(),
+        });
+        after_rung(ladder, false)?;
+        if answer == RungAnswer::Timeout {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` not
+/// refuted yet, lowest first, `run.threads` at once, each refuted one saved in the rung
+/// (`after_rung` sees the ladder after each, told it was a piece). The rung continued is the
+/// last try of the band that had no answer with pieces refuted, moved to the end of the ladder
+/// (rungs are in the order tried); else a new one. Its answer: UNSAT once every piece is
+/// refuted (with their proofs checked, the rung's proof too); a pattern once a piece has one
+/// (on one thread the first such piece, so its largest value is the least of the band's); else
+/// no answer, when a piece had none (no further piece starts; those running end as they would).
+fn rung_in_pieces(
+    run: &Climb,
+    ladder: &mut Ladder,
+    band: Band,
+    units: &[i32],
+    check: &crate::sat::cubes::WitnessCheck,
+    after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
+) -> Result<RungAnswer, String> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let e = run.encoding;
+    let index = rung_to_continue(run, ladder, band);
+    let refuted = |c: &u8| (ladder.rungs[index].pieces.iter()).any(|p| p.top == e.expand(&[*c])[0]);
+    let todo: Vec<u8> = band_tops(e, band)
+        .into_iter()
+        .filter(|c| !refuted(c))
+        .collect();
+    let mut answer = RungAnswer::Unsat;
+    let mut mark = Instant::now();
+    let take = |&top: &u8, outcome: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
+        // Wall-clock time, whatever the threads.
+        ladder.rungs[index].seconds += mark.elapsed().as_secs_f64();
+        mark = Instant::now();
+        let Asked {
+            answer: said,
+            proof,
+            lemmas,
+        } = outcome?;
+        match said {
+            Answer::Unsat => {
+                let top = e.expand(&[top])[0];
+                let seconds = seconds.as_secs_f64();
+                let piece = ProofPiece {
+                    top,
+                    seconds,
+                    proof,
+                    lemmas,
+                };
+                ladder.rungs[index].pieces.push(piece);
+                after_rung(ladder, true)
+            }
+            Answer::Timeout => {
+                // A pattern found beside it answers the band all the same.
+                if answer == RungAnswer::Unsat {
+                    answer = RungAnswer::Timeout;
+                }
+                Ok(())
+            }
+            Answer::Sat(model) => {
+                halt.store(true, Relaxed);
+                answer = RungAnswer::Sat;
+                keep_pattern(ladder, check, &e.bytes(&model), band)
+            }
+        }
+    };
+    let ask = |&top: &u8, halt: &AtomicBool| ask_piece(run, band, units, top, halt);
+    crate::sat::side_by_side::ask_side_by_side(
+        &todo,
+        run.threads,
+        run.stop,
+        ask,
+        not_refuted,
+        take,
+    )?;
+    let rung = &mut ladder.rungs[index];
+    rung.answer = answer;
+    if let (RungAnswer::Unsat, Some(stem)) = (answer, &run.proof_stem) {
+        rung.close_pieces(e, stem);
+    }
+    after_rung(ladder, false)?;
+    Ok(answer)
+}
+
+/// The index of the rung [`rung_in_pieces`] goes on with: the last try of `band` that had no
+/// answer with pieces refuted, moved to the end of the ladder, or a new rung there.
+fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
+    // A try with no piece refuted (a whole rung's, or a first piece's) has nothing to go on
+    // from, and stays as it was: the ladder keeps how long it ran.
+    let unfinished = |r: &Rung| {
+        (r.from, r.below, r.answer, r.largest_first)
+            == (band.from, band.below, RungAnswer::Timeout, true)
+            && !r.pieces.is_empty()
+    };
+    let rung = match ladder.rungs.iter().rposition(unfinished) {
+        Some(i) => ladder.rungs.remove(i),
+        None => Rung {
+            from: band.from,
+            below: band.below,
+            largest_first: true,
+            threads: 0,
+            answer: RungAnswer::Timeout,
+            seconds: 0.0,
+            proof: None,
+            cubes: None,
+            preset: run.preset_kept(),
+            pieces: Vec::new(),
+            lemmas: 0,
+        },
+    };
+    ladder.rungs.push(Rung {
+        threads: if run.threads > 1 {
+            run.threads
+        } else {
+            rung.threads
+        },
+        ..rung
+    });
+    ladder.rungs.len() - 1
+}
+
+/// One piece of `band`: the rung's `units` and `s[0]` at byte `top`, in a fresh CaDiCaL that
+/// ends when `stop` rises.
+fn ask_piece(run: &Climb, band: Band, units: &[i32], top: u8, stop: &AtomicBool) -> PieceOutcome {
+    let e = run.encoding;
+    let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
+    let piece = Some(e.expand(&[top])[0]);
+    fresh_rung(run, &piece_units, ((band.from, band.below), piece), stop)
+}
+
+/// A model of a piece of `band`, witness-checked and inside the band, kept as the ladder's
+/// pattern unless it has one with a smaller largest value.
+fn keep_pattern(
+    ladder: &mut Ladder,
+    check: &crate::sat::cubes::WitnessCheck,
+    bytes: &[u8],
+    band: Band,
+) -> Result<(), String> {
+    let pattern = rung_pattern(check, bytes, (band.from, band.below))?;
+    let largest = pattern.iter().copied().max();
+    if ladder
+        .largest_in_pattern()
+        .is_none_or(|m| Some(m) > largest)
+    {
+        ladder.pattern = Some(pattern);
+    }
+    Ok(())
+}
+
+impl Climb<'_> {
+    /// The preset a rung records: CaDiCaL's default when it writes a proof.
+    fn preset_kept(&self) -> Preset {
+        match self.proof_stem {
+            Some(_) => Preset::Default,
+            None => self.preset,
+        }
+    }
+}
+
+/// The pattern of a rung's model (its bytes), witness-checked and inside the rung: every value
+/// below `below`, and one at least `from` (a pattern with all below is one the ladder refutes).
+fn rung_pattern(
+    check: &crate::sat::cubes::WitnessCheck,
+    bytes: &[u8],
+    (from, below): (Value, Value),
+) -> Result<Vec<Value>, String> {
+    let pattern =
+        check(bytes).map_err(|reason| format!("the model of rung {below} fails: {reason}"))?;
+    if pattern.iter().any(|&v| v >= below) {
+        return Err(format!("the model of rung {below} has a value beyond it"));
+    }
+    if pattern.iter().all(|&v| v < from) {
+        return Err(format!(
+            "the model of rung {below} has every value below {from}, which the ladder refutes"
+        ));
+    }
+    Ok(pattern)
+}
+
+/// One rung (or piece) in a fresh CaDiCaL: the encoding with its units, and a certificate of
+/// an UNSAT answer at `stem` when the climb asks for one.
+fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool) -> PieceOutcome {
+    let cnf = with_units(run.encoding, units);
+    if let Some(stem) = &run.proof_stem {
+        let checker = crate::sat::solve::drat_checker_from_env();
+        let stem = rung_stem_of(stem, which);
+        return asked_with_proof(&cnf, run.timeout, &stem, checker.as_deref(), stop);
+    }
+    let Some(stem) = &run.lemma_stem else {
+        return Ok(Asked::plain(cadical(run, &cnf, run.timeout, stop, None)?));
+    };
+    let stem = rung_stem_of(stem, which);
+    let (dir, name) = (
+        stem.parent().unwrap_or(Path::new(".")),
+        crate::io::file_name(&stem),
+    );
+    let store = crate::sat::lemmas::LemmaStore::new(dir, &name, &cnf);
+    let every = run.lemma_every;
+    let ask = |carry: &_| cadical(run, &cnf, run.timeout, stop, Some(carry));
+    let (answer, carried) = crate::sat::lemmas::carrying(&store, run.seed.into(), every, ask)
+        .map_err(|e| e.to_string())?;
+    Ok(Asked {
+        answer: answer?,
+        proof: None,
+        lemmas: carried.given,
+    })
+}
+
+/// A fresh CaDiCaL on `cnf` with the climb's seed and preset, ending when `stop` rises, given
+/// and keeping lemmas through `carry`.
+fn cadical(
+    run: &Climb,
+    cnf: &crate::sat::Cnf,
+    timeout: Option<Duration>,
+    stop: &AtomicBool,
+    carry: Option<&crate::sat::lemmas::Carry>,
+) -> Result<Answer, String> {
+    let cadical = CadicalRun {
+        seed: run.seed,
+        preset: run.preset,
+        stop: Some(stop),
+        carry,
+        ..CadicalRun::default()
+    };
+    solve_cadical_with(cnf, timeout, &cadical).map_err(|e| format!("CaDiCaL failed: {e}"))
+}
+
+/// A band split by the byte of `s[0]` (with a largest value first, the largest value itself):
+/// one fresh CaDiCaL per byte, `run.threads` at a time within the rung's timeout. UNSAT when
+/// every cube is; a model stops the others. Why cubes on `s[0]`: fixing the largest value fixes
+/// every option it makes, and the bytes of a band are few and of like cost (Officers p = 27, band
+/// 208..216: four cubes of 16-30 s, 90 s in all, against 88 s for the band in one call), so
+/// threads divide the wall-clock time of a rung.
+fn split_rung(run: &Climb, units: &[i32], (from, below): (Value, Value)) -> Result<Answer, String> {
+    use std::sync::atomic::Ordering::Relaxed;
+    let e = run.encoding;
+    let tops = band_tops(e, Band { from, below });
+    let deadline = run.timeout.map(|t| Instant::now() + t);
+    let cube = |&top: &u8, halt: &AtomicBool| {
+        let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        if left == Some(Duration::ZERO) {
+            return Ok(Answer::Timeout);
+        }
+        let cube_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
+        cadical(run, &with_units(e, &cube_units), left, halt, None)
+    };
+    // A cube with no answer leaves the others their share of the rung's time; a model or a
+    // failure ends the rung.
+    let ends_rung = |a: &Result<Answer, String>| !matches!(a, Ok(Answer::Unsat | Answer::Timeout));
+    let (mut refuted, mut model) = (0, None);
+    let take = |_: &u8, answer: Result<Answer, String>, _: Duration, halt: &AtomicBool| {
+        match answer? {
+            Answer::Unsat => refuted += 1,
+            Answer::Timeout => {}
+            Answer::Sat(m) => {
+                halt.store(true, Relaxed);
+                model.get_or_insert(m);
+            }
+        }
+        Ok(())
+    };
+    crate::sat::side_by_side::ask_side_by_side(
+        &tops,
+        run.threads,
+        run.stop,
+        cube,
+        ends_rung,
+        take,
+    )?;
+    Ok(match (model, refuted == tops.len()) {
+        (Some(model), _) => Answer::Sat(model),
+        (None, true) => Answer::Unsat,
+        (None, false) => Answer::Timeout,
+    })
+}
+
+/// The rungs in one incremental CaDiCaL: a rung is a call under its units as assumptions, and
+/// a refuted rung adds the clause "some residue lies above the bound" (implied by the encoding,
+/// as everything learned under assumptions is), so later rungs start from all earlier work.
+struct Incremental<'a> {
+    solver: rustsat_cadical::CaDiCaL<'a, 'static>,
+    /// The end of the running rung, read by the terminator.
+    deadline: std::rc::Rc<std::cell::Cell<Option<Instant>>>,
+    cnf: &'a crate::sat::Cnf,
+}
+
+impl<'a> Incremental<'a> {
+    fn new(run: &Climb<'a>) -> anyhow::Result<Incremental<'a>> {
+        use rustsat::solvers::{ControlSignal, Terminate};
+        use std::sync::atomic::Ordering;
+        let mut solver = crate::sat::solve::fresh_cadical(run.preset, run.seed)?;
+        let stop = run.stop;
+        crate::sat::solve::load_cadical(&mut solver, &run.encoding.cnf, &|| {
+            stop.load(Ordering::Relaxed)
+        })?;
+        let deadline = std::rc::Rc::new(std::cell::Cell::new(None::<Instant>));
+        let seen = std::rc::Rc::clone(&deadline);
+        solver.attach_terminator(move || {
+            let late = seen.get().is_some_and(|d| Instant::now() >= d);
+            if late || stop.load(Ordering::Relaxed) {
+                ControlSignal::Terminate
+            } else {
+                ControlSignal::Continue
+            }
+        });
+        Ok(Incremental {
+            solver,
+            deadline,
+            cnf: &run.encoding.cnf,
+        })
+    }
+
+    fn rung(&mut self, units: &[i32], timeout: Option<Duration>) -> Result<Answer, String> {
+        use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
+        use rustsat::types::Clause;
+        let fail = |e: anyhow::Error| format!("CaDiCaL failed: {e}");
+        self.deadline.set(timeout.map(|t| Instant::now() + t));
+        let lits = crate::sat::solve::ipasir_lits(units).map_err(fail)?;
+        match self.solver.solve_assumps(&lits).map_err(fail)? {
+            SolverResult::Sat => {
+                let model =
+                    crate::sat::solve::cadical_model(&self.solver, self.cnf).map_err(fail)?;
+                Ok(Answer::Sat(model))
+            }
+            SolverResult::Unsat => {
+                let some_above: Clause = lits.iter().map(|&l| !l).collect();
+                self.solver.add_clause(some_above).map_err(fail)?;
+                Ok(Answer::Unsat)
+            }
+            SolverResult::Interrupted => Ok(Answer::Timeout),
+        }
+    }
+}
