@@ -66,6 +66,18 @@ impl Progress {
         self
     }
 
+    /// On a terminal, redraws every second with the time elapsed, for work whose units end
+    /// far apart (pieces of an hour): without it the bar would stand still between them.
+    pub fn ticking(self) -> Progress {
+        if let Some(bar) = &self.bar {
+            bar.set_style(bar_style(
+                "{msg} [{bar:30}] {human_pos}/{human_len} {elapsed_precise} ETA {eta}",
+            ));
+            bar.enable_steady_tick(Duration::from_secs(1));
+        }
+        self
+    }
+
     pub fn set(&mut self, done: u64) {
         self.set_with(done, "");
     }

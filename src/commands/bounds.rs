@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use grundy::sat::bounds::{Climb, Ladder, RungAnswer, WHOLE_QUESTION, climb, rung_units};
+use grundy::sat::bounds::{Climb, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, rung_units};
 use grundy::sat::solve::Preset;
 
 use super::question::Question;
@@ -309,30 +309,40 @@ fn climb_showing_rungs(
 ) -> Result<()> {
     let largest_first = q.problem.break_rotation;
     let banded = banded_encoding(q)?;
-    let mut after_rung = |l: &Ladder, piece: bool| {
+    let encoding = banded.as_ref().unwrap_or(&q.encoding);
+    // The pieces of the band being climbed, on a terminal (pieces run for hours, each line
+    // printed only when one ends).
+    let mut display: Option<grundy::progress::Progress> = None;
+    let mut after_rung = |l: &Ladder, step: Step| {
+        let Some(r) = l.rungs.last() else {
+            return Ok(());
+        };
+        if step == Step::PiecesStart {
+            display = Some(pieces_progress(encoding, r, q.p));
+            return Ok(());
+        }
         l.save(path).map_err(|e| e.to_string())?;
-        if let Some(r) = l.rungs.last().filter(|_| piece) {
-            println!("  {}", piece_words(r));
-        } else if let Some(r) = l.rungs.last() {
-            let answer = format!("{:?}", r.answer).to_lowercase();
-            let checked = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
-            let proof = match (&r.proof, checked) {
-                (Some(_), Some(by)) => format!(", proof checked by {by}"),
-                (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
-                (None, _) => String::new(),
-            };
-            let lemmas = lemma_words(r.lemmas);
-            println!(
-                "  {}: {answer} ({:.1} s{proof}{lemmas})",
-                rung_words(r),
-                r.seconds
-            );
+        let line = match step {
+            Step::Piece => format!("  {}", piece_words(r)),
+            _ => format!("  {}", rung_line(r)),
+        };
+        match (&mut display, step) {
+            (Some(d), Step::Piece) => {
+                d.set(r.pieces.len() as u64);
+                d.println(&line);
+            }
+            _ => {
+                if let Some(d) = display.take() {
+                    d.finish();
+                }
+                println!("{line}");
+            }
         }
         Ok(())
     };
     let climbed = grundy::interrupt::with_stop_flag(|stop| {
         let run = Climb {
-            encoding: banded.as_ref().unwrap_or(&q.encoding),
+            encoding,
             largest_first,
             threads: settings.threads,
             timeout: Some(settings.timeout),
@@ -348,6 +358,43 @@ fn climb_showing_rungs(
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
+}
+
+/// A rung that ended, in words: its band, answer, seconds, proof and lemmas.
+fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
+    let answer = format!("{:?}", r.answer).to_lowercase();
+    let checked = r.proof.as_ref().and_then(|n| n.checked_by.as_deref());
+    let proof = match (&r.proof, checked) {
+        (Some(_), Some(by)) => format!(", proof checked by {by}"),
+        (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
+        (None, _) => String::new(),
+    };
+    let lemmas = lemma_words(r.lemmas);
+    format!(
+        "{}: {answer} ({:.1} s{proof}{lemmas})",
+        rung_words(r),
+        r.seconds
+    )
+}
+
+/// The progress over the pieces of the band of rung `r` (those refuted already counted done),
+/// ticking on a terminal so its clock moves between pieces.
+fn pieces_progress(
+    e: &grundy::sat::encode::PeriodEncoding,
+    r: &grundy::sat::bounds::Rung,
+    p: usize,
+) -> grundy::progress::Progress {
+    let band = grundy::sat::bounds::Band {
+        from: r.from,
+        below: r.below,
+    };
+    let total = grundy::sat::bounds::band_tops(e, band).len() as u64;
+    let mut display =
+        grundy::progress::Progress::new(total, &format!("p={p} band {band} in pieces"))
+            .counting("pieces")
+            .ticking();
+    display.set(r.pieces.len() as u64);
+    display
 }
 
 /// The last piece of a rung climbed in pieces, in words: its value of `s[0]`, its seconds and

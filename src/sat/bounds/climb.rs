@@ -52,12 +52,26 @@ pub struct Climb<'a> {
     pub lemma_every: Duration,
 }
 
+/// Where a climb is when it shows the ladder to its caller (the ladder's last rung is the one
+/// meant).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// A rung ended (whole, or its band in pieces): the ladder is to be saved.
+    Rung,
+    /// A piece of the last rung was refuted and saved in it: the ladder is to be saved.
+    Piece,
+    /// The pieces of the last rung's band start (those not refuted yet): for a progress
+    /// display. The rung may be new, with no answer and no time yet, so not one to save.
+    PiecesStart,
+}
+
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
 /// above a pattern it has, are skipped) until a rung has a pattern or no answer, or the bounds
 /// run out. A pattern replaces one with a larger largest value, so a finer ladder between the
 /// highest refuted bound and a pattern's largest value narrows down the least largest value.
 /// `check` turns a model's bytes into a checked pattern; `after_rung` sees the ladder after every
-/// rung (to save it), and after every piece of one (told so) with [`Climb::pieces`].
+/// rung (to save it), and with [`Climb::pieces`] after every piece of one and when a band's
+/// pieces start ([`Step`]).
 ///
 /// # Errors
 /// A line for a solver failure, a model that fails the check, or `after_rung`'s error.
@@ -66,7 +80,7 @@ pub fn climb(
     ladder: &mut Ladder,
     bounds: &[Value],
     check: &crate::sat::cubes::WitnessCheck,
-    after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
+    after_rung: &mut dyn FnMut(&Ladder, Step) -> Result<(), String>,
 ) -> Result<(), String> {
     let e = run.encoding;
     let mut incremental = match run.incremental {
@@ -127,7 +141,7 @@ pub fn climb(
             lemmas,
             preset: run.preset_kept(),
         });
-        after_rung(ladder, false)?;
+        after_rung(ladder, Step::Rung)?;
         if answer == RungAnswer::Timeout {
             break;
         }
@@ -137,7 +151,7 @@ pub fn climb(
 
 /// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` not
 /// refuted yet, lowest first, `run.threads` at once, each refuted one saved in the rung
-/// (`after_rung` sees the ladder after each, told it was a piece). The rung continued is the
+/// (`after_rung` sees the ladder when they start, and after each). The rung continued is the
 /// last try of the band that had no answer with pieces refuted, moved to the end of the ladder
 /// (rungs are in the order tried); else a new one. Its answer: UNSAT once every piece is
 /// refuted (with their proofs checked, the rung's proof too); a pattern once a piece has one
@@ -149,7 +163,7 @@ fn rung_in_pieces(
     band: Band,
     units: &[i32],
     check: &crate::sat::cubes::WitnessCheck,
-    after_rung: &mut dyn FnMut(&Ladder, bool) -> Result<(), String>,
+    after_rung: &mut dyn FnMut(&Ladder, Step) -> Result<(), String>,
 ) -> Result<RungAnswer, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let e = run.encoding;
@@ -159,6 +173,7 @@ fn rung_in_pieces(
         .into_iter()
         .filter(|c| !refuted(c))
         .collect();
+    after_rung(ladder, Step::PiecesStart)?;
     let mut answer = RungAnswer::Unsat;
     let mut mark = Instant::now();
     let take = |&top: &u8, outcome: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
@@ -181,7 +196,7 @@ fn rung_in_pieces(
                     lemmas,
                 };
                 ladder.rungs[index].pieces.push(piece);
-                after_rung(ladder, true)
+                after_rung(ladder, Step::Piece)
             }
             Answer::Timeout => {
                 // A pattern found beside it answers the band all the same.
@@ -211,7 +226,7 @@ fn rung_in_pieces(
     if let (RungAnswer::Unsat, Some(stem)) = (answer, &run.proof_stem) {
         rung.close_pieces(e, stem);
     }
-    after_rung(ladder, false)?;
+    after_rung(ladder, Step::Rung)?;
     Ok(answer)
 }
 

@@ -55,7 +55,7 @@ mod chain;
 mod climb;
 
 pub use chain::{ChainCall, ChainProofs, ProveChain, chain_calls, prove_chain};
-pub use climb::{Climb, climb};
+pub use climb::{Climb, Step, climb};
 
 /// Riley's bound: every value below 512 (the encoding's bytes hold no more).
 pub const WHOLE_QUESTION: Value = 512;
