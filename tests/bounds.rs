@@ -1242,3 +1242,80 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let (_, kept) = after.iter().find(|(n, _)| *n == name).unwrap();
     assert!(*kept >= learned, "{after:?} after {stopped:?}");
 }
+
+/// The climb tells its caller where it is ([`grundy::sat::bounds::Step`]), which the progress
+/// display of `--pieces` counts on: each band's `PiecesStart` comes first, with the band's
+/// rung last in the ladder and none of its pieces refuted yet (a fresh ladder), then one `Piece`
+/// per common value of the band as it is refuted (counted here from the definition), then
+/// `Rung`; the climb of p = 4 from 8 by 32 ends at the band of the brute force's least largest
+/// value.
+#[test]
+fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
+    use grundy::sat::bounds::{Climb, Ladder, Step, climb};
+    use grundy::{Game, SparseSpace};
+    let rule = Rule::officers(4);
+    let least = rule.least_largest_below(136).unwrap();
+    let rares: Vec<(u64, u16)> = (mvr_rares().into_iter())
+        .map(|(n, v)| (n as u64, v))
+        .collect();
+    let mut e = grundy::sat::encode::PeriodEncoding::new(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &rares,
+        4,
+    )
+    .unwrap();
+    e.put_largest_first();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let run = Climb {
+        encoding: &e,
+        largest_first: true,
+        threads: 1,
+        timeout: None,
+        seed: 0,
+        preset: grundy::sat::solve::Preset::Default,
+        stop: &stop,
+        proof_stem: None,
+        incremental: false,
+        pieces: true,
+        lemma_stem: None,
+        lemma_every: std::time::Duration::from_secs(600),
+    };
+    let check = |bytes: &[u8]| -> Result<Vec<u16>, String> {
+        let s = e.expand(bytes);
+        match (0..4).all(|r| rule.fixed_at(&s, r)) {
+            true => Ok(s),
+            false => Err(format!("{s:?} is no fixed point")),
+        }
+    };
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    // (step, the last rung's band, its pieces refuted, its answer)
+    let mut steps: Vec<(Step, (u16, u16), usize, String)> = Vec::new();
+    let mut after = |l: &Ladder, step: Step| {
+        let r = l.rungs.last().unwrap();
+        let answer = format!("{:?}", r.answer);
+        steps.push((step, (r.from, r.below), r.pieces.len(), answer));
+        Ok(())
+    };
+    climb(
+        &run,
+        &mut ladder,
+        &[8, 40, 72, 104, 136],
+        &check,
+        &mut after,
+    )
+    .unwrap();
+    let bands = [(0, 8), (8, 40), (40, 72), (72, 104), (104, 136)];
+    let mut expected = Vec::new();
+    for (from, below) in bands {
+        let refuted_to = if below == 136 { least } else { below };
+        let pieces = (from..refuted_to).filter(|&v| is_common(v)).count();
+        expected.push((Step::PiecesStart, (from, below), 0, "Timeout".to_string()));
+        for n in 1..=pieces {
+            expected.push((Step::Piece, (from, below), n, "Timeout".to_string()));
+        }
+        let answer = if below == 136 { "Sat" } else { "Unsat" };
+        expected.push((Step::Rung, (from, below), pieces, answer.to_string()));
+    }
+    assert_eq!(steps, expected);
+}
