@@ -625,9 +625,14 @@ impl Ladder {
         .map_or_else(|| self.chain(), |r| vec![r]);
         let last = rests_on.last()?;
         let proofs: Vec<ProofNote> = rests_on.iter().filter_map(|r| r.proof.clone()).collect();
+        // An UNSAT without proofs that used clauses learned by earlier calls says so (a proof
+        // starts from the CNF alone, so one of every rung makes them irrelevant).
+        let carried =
+            (rests_on.iter()).any(|r| r.lemmas > 0 || r.pieces.iter().any(|p| p.lemmas > 0));
         let proof = match status {
             Status::Sat => "witness-checked",
             _ if proofs.len() == rests_on.len() => "DRAT proof of every rung",
+            _ if carried => "no proof; lemmas carried across calls",
             _ => "no proof",
         };
         Some(PeriodResult {
@@ -718,6 +723,49 @@ mod tests {
         // A band above nothing refuted proves nothing.
         ladder.rungs.retain(|r| r.from > 0);
         assert_eq!(ladder.refuted_below(), None);
+    }
+
+    #[test]
+    fn an_answer_resting_on_lemmas_says_so() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let rung = |from, below, lemmas| Rung {
+            from,
+            below,
+            largest_first: from > 0,
+            threads: 0,
+            answer: RungAnswer::Unsat,
+            seconds: 1.0,
+            proof: None,
+            cubes: None,
+            preset: Preset::Default,
+            pieces: Vec::new(),
+            lemmas,
+        };
+        ladder.rungs = vec![rung(0, 256, 0), rung(256, WHOLE_QUESTION, 0)];
+        let how = |l: &Ladder| l.period_result(&e, None).unwrap().how;
+        assert!(
+            how(&ladder).ends_with("(2 rungs; no proof)"),
+            "{}",
+            how(&ladder)
+        );
+        // A piece of the last band given lemmas.
+        ladder.rungs[1].pieces.push(ProofPiece {
+            top: 300,
+            seconds: 1.0,
+            proof: None,
+            lemmas: 7,
+        });
+        assert!(how(&ladder).contains("lemmas carried"), "{}", how(&ladder));
+        // A whole rung given lemmas, off the chain: nothing the answer rests on.
+        ladder.rungs[1].pieces.clear();
+        ladder.rungs.push(Rung {
+            answer: RungAnswer::Timeout,
+            ..rung(256, WHOLE_QUESTION, 9)
+        });
+        assert!(!how(&ladder).contains("lemmas"), "{}", how(&ladder));
+        ladder.rungs[0].lemmas = 9;
+        assert!(how(&ladder).contains("lemmas carried"), "{}", how(&ladder));
     }
 
     #[test]
