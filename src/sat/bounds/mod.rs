@@ -629,11 +629,17 @@ impl Ladder {
         // starts from the CNF alone, so one of every rung makes them irrelevant).
         let carried =
             (rests_on.iter()).any(|r| r.lemmas > 0 || r.pieces.iter().any(|p| p.lemmas > 0));
+        let unchecked = proofs.iter().filter(|n| n.checked_by.is_none()).count();
         let proof = match status {
-            Status::Sat => "witness-checked",
-            _ if proofs.len() == rests_on.len() => "DRAT proof of every rung",
-            _ if carried => "no proof; lemmas carried across calls",
-            _ => "no proof",
+            Status::Sat => "witness-checked".to_string(),
+            _ if proofs.len() == rests_on.len() && unchecked == 0 => {
+                "DRAT proof of every rung, each checked".into()
+            }
+            _ if proofs.len() == rests_on.len() => {
+                format!("DRAT proof of every rung, {unchecked} of them unchecked")
+            }
+            _ if carried => "no proof; lemmas carried across calls".into(),
+            _ => "no proof".into(),
         };
         Some(PeriodResult {
             pattern_period: period,
@@ -766,6 +772,26 @@ mod tests {
         assert!(!how(&ladder).contains("lemmas"), "{}", how(&ladder));
         ladder.rungs[0].lemmas = 9;
         assert!(how(&ladder).contains("lemmas carried"), "{}", how(&ladder));
+        // Proofs of every rung make lemmas irrelevant, and say whether they were checked.
+        let note = |checked_by: Option<&str>| ProofNote {
+            cnf: "r.cnf".into(),
+            proof: "r.drat".into(),
+            format: "drat".into(),
+            checked_by: checked_by.map(String::from),
+        };
+        ladder.rungs[0].proof = Some(note(Some("rate")));
+        ladder.rungs[1].proof = Some(note(None));
+        let said = how(&ladder);
+        assert!(
+            said.ends_with("DRAT proof of every rung, 1 of them unchecked)"),
+            "{said}"
+        );
+        ladder.rungs[1].proof = Some(note(Some("rate")));
+        let said = how(&ladder);
+        assert!(
+            said.ends_with("DRAT proof of every rung, each checked)"),
+            "{said}"
+        );
     }
 
     #[test]
