@@ -299,6 +299,10 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--lemmas", "lemmas", "--threads", "2"],
         vec!["--lemmas", "lemmas", "--lemmas-every", "0"],
         vec!["--lemmas-every", "60"],
+        vec!["--cut", "2:64"],
+        vec!["--pieces", "--cut", "0:64"],
+        vec!["--pieces", "--cut", "2:2"],
+        vec!["--pieces", "--cut", "two"],
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(bad);
@@ -1280,6 +1284,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         pieces: true,
         lemma_stem: None,
         lemma_every: std::time::Duration::from_secs(600),
+        cut: None,
     };
     let check = |bytes: &[u8]| -> Result<Vec<u16>, String> {
         let s = e.expand(bytes);
@@ -1318,4 +1323,165 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         expected.push((Step::Rung, (from, below), pieces, answer.to_string()));
     }
     assert_eq!(steps, expected);
+}
+
+/// `--pieces --cut 2:64`: each piece asked as two halves, `s[2]` below 64 and at least 64.
+/// Every refuted band's halves are both halves of each of its common values (counted from the
+/// definition); at the band of the least largest value, the low half of that value is refuted
+/// exactly when the brute force has no pattern with a largest value first there and `s[2]`
+/// below 64, and the pattern found lies in a half with one. A half lost is the only call the
+/// next run makes.
+#[test]
+fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
+    let rule = Rule::officers(4);
+    let least = rule.least_largest_below(136).unwrap();
+    // The sides of s[2] (at least 64?) of every pattern rotated to put `least`, its largest
+    // value, first.
+    let sides: HashSet<bool> = (rule.fixed_points(&common_below(136)).into_iter())
+        .filter(|s| s.iter().max() == Some(&least))
+        .flat_map(|s| {
+            (0..4)
+                .filter(|&k| s[k] == least)
+                .map(|k| s[(k + 2) % 4] >= 64)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let climb = [
+        "--from", "8", "--step", "32", "--to", "136", "--pieces", "--cut", "2:64", "--out", &out,
+    ];
+    let args = [&P4_BOUNDS[..], &climb].concat();
+    let first = grundy(&args);
+    assert!(first.status.success(), "{first:?}");
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let ladder = ladder_json(&ladder_path);
+    let halves_of = |rung: &Json| -> Vec<(u16, bool)> {
+        let pieces = rung["pieces"].as_array().map_or(&[][..], Vec::as_slice);
+        (pieces.iter())
+            .map(|p| {
+                let half = &p["half"];
+                assert_eq!(
+                    (half["residue"].as_u64(), half["at"].as_u64()),
+                    (Some(2), Some(64))
+                );
+                (
+                    p["top"].as_u64().unwrap() as u16,
+                    half["high"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let both = |from: u16, below: u16| -> Vec<(u16, bool)> {
+        let values = (from..below).filter(|&v| is_common(v));
+        values.flat_map(|v| [(v, false), (v, true)]).collect()
+    };
+    let rungs = rungs_of(&ladder);
+    let answers: Vec<&str> = rungs.iter().map(|(_, _, a)| a.as_str()).collect();
+    assert_eq!(answers, ["unsat", "unsat", "unsat", "unsat", "sat"]);
+    for (rung, (from, below, answer)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
+        if answer == "unsat" {
+            assert_eq!(halves_of(rung), both(*from, *below), "{rung}");
+            continue;
+        }
+        let mut expected = both(*from, least);
+        if !sides.contains(&false) {
+            expected.push((least, false));
+        }
+        assert_eq!(
+            halves_of(rung),
+            expected,
+            "{rung} (sides with a pattern: {sides:?})"
+        );
+    }
+    let pattern: Vec<u16> = (ladder["pattern"].as_array().unwrap().iter())
+        .map(|v| v.as_u64().unwrap() as u16)
+        .collect();
+    assert!((0..4).all(|r| rule.fixed_at(&pattern, r)), "{pattern:?}");
+    assert_eq!(pattern.iter().max(), Some(&least));
+    // The band 72..104 stopped with its last half lost, and nothing above it tried.
+    let mut stopped = ladder.clone();
+    let kept = stopped["rungs"].as_array_mut().unwrap();
+    kept.truncate(4);
+    kept[3]["answer"] = "timeout".into();
+    let lost = kept[3]["pieces"].as_array_mut().unwrap().pop().unwrap();
+    stopped.as_object_mut().unwrap().remove("pattern");
+    std::fs::write(&ladder_path, serde_json::to_vec(&stopped).unwrap()).unwrap();
+    let again = grundy(&args);
+    assert!(again.status.success(), "{again:?}");
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    let asked: Vec<&str> = (stdout.lines())
+        .filter(|l| l.contains("from 72 below 104, piece"))
+        .collect();
+    let side = if lost["half"]["high"] == true {
+        ">="
+    } else {
+        "<"
+    };
+    let named = format!("s[0] = {}, s[2] {side} 64:", lost["top"]);
+    assert!(
+        asked.len() == 1 && asked[0].contains(&named),
+        "{named}: {stdout}"
+    );
+    let resumed = ladder_json(&ladder_path);
+    assert_eq!(halves_of(&resumed["rungs"][3]).len(), both(72, 104).len());
+}
+
+/// `--pieces --cut --proof-dir`: the halves of every piece each get a DRAT proof checked by
+/// rate (or dratify), and a refuted band whose halves cover its values (counted from the
+/// definition) gets its proof from them.
+#[test]
+fn the_halves_of_pieces_prove_a_band() {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let proofs = dir.path().join("proofs").display().to_string();
+    let climb = [
+        "--from",
+        "8",
+        "--step",
+        "32",
+        "--to",
+        "40",
+        "--pieces",
+        "--cut",
+        "1:64",
+        "--proof-dir",
+        &proofs,
+        "--out",
+        &out,
+    ];
+    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([&P4_BOUNDS[..], &climb].concat())
+        .env(DRAT_CHECKER_VAR, &checker)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    assert_eq!(
+        rungs_of(&ladder),
+        [(0, 8, "unsat".into()), (8, 40, "unsat".into())]
+    );
+    for rung in ladder["rungs"].as_array().unwrap() {
+        let (from, below) = (
+            rung["from"].as_u64().unwrap_or(0),
+            rung["below"].as_u64().unwrap(),
+        );
+        let values = (from as u16..below as u16)
+            .filter(|&v| is_common(v))
+            .count();
+        let pieces = rung["pieces"].as_array().unwrap();
+        assert_eq!(pieces.len(), 2 * values, "{rung}");
+        for piece in pieces {
+            assert!(piece["proof"]["checked_by"].is_string(), "{piece}");
+        }
+        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
+        assert!(
+            by.starts_with("rate") || by.starts_with("dratify"),
+            "{rung}"
+        );
+    }
 }

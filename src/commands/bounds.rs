@@ -25,6 +25,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         prove_chain,
         jobs,
         pieces,
+        cut,
         incremental,
         threads,
         lemmas,
@@ -81,6 +82,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 pieces,
                 lemma_stem,
                 lemma_every,
+                cut,
             };
             climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
         }
@@ -157,6 +159,7 @@ struct RungSettings {
     pieces: bool,
     lemma_stem: Option<PathBuf>,
     lemma_every: Duration,
+    cut: Option<(usize, u16)>,
 }
 
 /// With rotation broken, rungs put a largest value first (bands from the refuted bound): the
@@ -310,6 +313,11 @@ fn climb_showing_rungs(
     let largest_first = q.problem.break_rotation;
     let banded = banded_encoding(q)?;
     let encoding = banded.as_ref().unwrap_or(&q.encoding);
+    if let Some((residue, at)) = settings.cut {
+        let [low, _] = grundy::sat::bounds::Half::both(residue, at);
+        low.unit(encoding).map_err(anyhow::Error::msg)?;
+    }
+    let halves = if settings.cut.is_some() { 2 } else { 1 };
     // The pieces of the band being climbed, on a terminal (pieces run for hours, each line
     // printed only when one ends).
     let mut display: Option<grundy::progress::Progress> = None;
@@ -318,7 +326,7 @@ fn climb_showing_rungs(
             return Ok(());
         };
         if step == Step::PiecesStart {
-            display = Some(pieces_progress(encoding, r, q.p));
+            display = Some(pieces_progress(encoding, r, q.p, halves));
             return Ok(());
         }
         l.save(path).map_err(|e| e.to_string())?;
@@ -354,6 +362,7 @@ fn climb_showing_rungs(
             pieces: settings.pieces,
             lemma_stem: settings.lemma_stem,
             lemma_every: settings.lemma_every,
+            cut: settings.cut,
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
@@ -377,18 +386,19 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
     )
 }
 
-/// The progress over the pieces of the band of rung `r` (those refuted already counted done),
-/// ticking on a terminal so its clock moves between pieces.
+/// The progress over the pieces of the band of rung `r` (`halves` calls each; those refuted
+/// already counted done), ticking on a terminal so its clock moves between pieces.
 fn pieces_progress(
     e: &grundy::sat::encode::PeriodEncoding,
     r: &grundy::sat::bounds::Rung,
     p: usize,
+    halves: u64,
 ) -> grundy::progress::Progress {
     let band = grundy::sat::bounds::Band {
         from: r.from,
         below: r.below,
     };
-    let total = grundy::sat::bounds::band_tops(e, band).len() as u64;
+    let total = halves * grundy::sat::bounds::band_tops(e, band).len() as u64;
     let mut display =
         grundy::progress::Progress::new(total, &format!("p={p} band {band} in pieces"))
             .counting("pieces")
@@ -409,8 +419,9 @@ fn piece_words(r: &grundy::sat::bounds::Rung) -> String {
         None => String::new(),
     };
     let lemmas = lemma_words(piece.lemmas);
+    let half = piece.half.map_or(String::new(), |h| format!(", {h}"));
     format!(
-        "{}, piece s[0] = {}: unsat ({:.1} s{proof}{lemmas}); {} pieces refuted",
+        "{}, piece s[0] = {}{half}: unsat ({:.1} s{proof}{lemmas}); {} pieces refuted",
         rung_words(r),
         piece.top,
         piece.seconds,

@@ -86,11 +86,12 @@ pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
 }
 
 impl Rung {
-    /// Whether a piece with its largest value at `top` has a checked proof.
+    /// Whether a piece with its largest value at `top` has a checked proof (whole, or of both
+    /// halves of one cut).
     pub(super) fn has_checked_piece(&self, top: Value) -> bool {
         let checked =
             |piece: &ProofPiece| piece.proof.as_ref().is_some_and(|n| n.checked_by.is_some());
-        (self.pieces.iter()).any(|piece| piece.top == top && checked(piece))
+        self.covers_with(top, checked)
     }
 
     /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note
@@ -117,10 +118,17 @@ impl Rung {
         self.proof = Some(ProofNote {
             cnf: format!("{name}-s0-*.cnf"),
             proof: format!("{name}-s0-*.drat"),
-            format: format!(
-                "drat in {} pieces, one per value of s[0] (the largest), removed once checked",
-                tops.len()
-            ),
+            format: match self.pieces.iter().any(|p| p.half.is_some()) {
+                false => format!(
+                    "drat in {} pieces, one per value of s[0] (the largest), removed once checked",
+                    tops.len()
+                ),
+                true => format!(
+                    "drat in pieces, one per value of s[0] (the largest) or two halves of one, \
+                     covering its {} values, removed once checked",
+                    tops.len()
+                ),
+            },
             checked_by: Some(checkers.join(" and ")),
         });
         true
@@ -196,13 +204,14 @@ fn record_proof(
     };
     let e = run.largest_first;
     let top = e.expand(&[top])[0];
-    // A piece refuted by a climb without a proof has it now.
+    // A piece refuted by a climb without a proof (whole or in halves) has it now.
     rung.pieces.retain(|piece| piece.top != top);
     rung.pieces.push(ProofPiece {
         top,
         seconds: seconds.as_secs_f64(),
         proof: Some(note.ok_or("CaDiCaL refuted a piece but left no proof")?),
         lemmas: 0,
+        half: None,
     });
     Ok(rung.close_pieces(e, run.proof_stem))
 }
@@ -222,7 +231,7 @@ fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutc
         units.extend(floor_unit(e, from));
     }
     units.extend(call.top.map(|top| e.x(0, usize::from(top))));
-    let piece = call.top.map(|top| e.expand(&[top])[0]);
+    let piece = call.top.map(|top| (e.expand(&[top])[0], None));
     let stem = rung_stem_of(run.proof_stem, ((from, below), piece));
     asked_with_proof(
         &with_units(e, &units),

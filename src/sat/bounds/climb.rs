@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::{
-    Asked, Band, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer, RungOrPiece, asked_with_proof,
-    band_tops, floor_unit, not_refuted, rung_stem_of, rung_units, with_units,
+    Asked, Band, Half, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer, RungOrPiece,
+    asked_with_proof, band_tops, floor_unit, not_refuted, rung_stem_of, rung_units, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
@@ -50,6 +50,9 @@ pub struct Climb<'a> {
     /// (a piece stopped and asked by the next run) starts with them ([`crate::sat::lemmas`]).
     pub lemma_stem: Option<PathBuf>,
     pub lemma_every: Duration,
+    /// With `pieces`: each piece asked as the two halves of a cut of `s[residue]` at a value
+    /// ([`Half`]), each saved as it ends.
+    pub cut: Option<(usize, Value)>,
 }
 
 /// Where a climb is when it shows the ladder to its caller (the ladder's last rung is the one
@@ -168,15 +171,23 @@ fn rung_in_pieces(
     use std::sync::atomic::Ordering::Relaxed;
     let e = run.encoding;
     let index = rung_to_continue(run, ladder, band);
-    let refuted = |c: &u8| (ladder.rungs[index].pieces.iter()).any(|p| p.top == e.expand(&[*c])[0]);
-    let todo: Vec<u8> = band_tops(e, band)
-        .into_iter()
-        .filter(|c| !refuted(c))
+    // Each byte of the band, or each half of it with a cut, not refuted yet.
+    let halves: Vec<Option<Half>> = match run.cut {
+        Some((residue, at)) => Half::both(residue, at).map(Some).to_vec(),
+        None => vec![None],
+    };
+    let rung = &ladder.rungs[index];
+    let todo: Vec<(u8, Option<Half>)> = (band_tops(e, band).into_iter())
+        .flat_map(|c| halves.iter().map(move |&h| (c, h)))
+        .filter(|&(c, h)| !rung.has_piece(e.expand(&[c])[0], h))
         .collect();
     after_rung(ladder, Step::PiecesStart)?;
     let mut answer = RungAnswer::Unsat;
     let mut mark = Instant::now();
-    let take = |&top: &u8, outcome: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
+    let take = |&(top, half): &(u8, Option<Half>),
+                outcome: PieceOutcome,
+                seconds: Duration,
+                halt: &AtomicBool| {
         // Wall-clock time, whatever the threads.
         ladder.rungs[index].seconds += mark.elapsed().as_secs_f64();
         mark = Instant::now();
@@ -194,6 +205,7 @@ fn rung_in_pieces(
                     seconds,
                     proof,
                     lemmas,
+                    half,
                 };
                 ladder.rungs[index].pieces.push(piece);
                 after_rung(ladder, Step::Piece)
@@ -212,7 +224,9 @@ fn rung_in_pieces(
             }
         }
     };
-    let ask = |&top: &u8, halt: &AtomicBool| ask_piece(run, band, units, top, halt);
+    let ask = |&(top, half): &(u8, Option<Half>), halt: &AtomicBool| {
+        ask_piece(run, band, units, (top, half), halt)
+    };
     crate::sat::side_by_side::ask_side_by_side(
         &todo,
         run.threads,
@@ -267,12 +281,19 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
     ladder.rungs.len() - 1
 }
 
-/// One piece of `band`: the rung's `units` and `s[0]` at byte `top`, in a fresh CaDiCaL that
-/// ends when `stop` rises.
-fn ask_piece(run: &Climb, band: Band, units: &[i32], top: u8, stop: &AtomicBool) -> PieceOutcome {
+/// One piece of `band`: the rung's `units` and `s[0]` at byte `top` (and the unit of `half`),
+/// in a fresh CaDiCaL that ends when `stop` rises.
+fn ask_piece(
+    run: &Climb,
+    band: Band,
+    units: &[i32],
+    (top, half): (u8, Option<Half>),
+    stop: &AtomicBool,
+) -> PieceOutcome {
     let e = run.encoding;
-    let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
-    let piece = Some(e.expand(&[top])[0]);
+    let mut piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
+    piece_units.extend(half.map(|h| h.unit(e)).transpose()?);
+    let piece = Some((e.expand(&[top])[0], half));
     fresh_rung(run, &piece_units, ((band.from, band.below), piece), stop)
 }
 

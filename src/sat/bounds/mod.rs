@@ -129,6 +129,57 @@ pub struct ProofPiece {
     /// Clauses of earlier calls on the piece's CNF given to it, as for a rung ([`Rung::lemmas`]).
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub lemmas: usize,
+    /// Half of the piece only (`--cut`): the piece refutes `top` once both halves of one cut
+    /// are refuted ([`Rung::covers`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<Half>,
+}
+
+/// Half of a piece: with `s[residue]` below `at` (`high` false) or at least `at` (`high` true),
+/// `at` a true value. Why: a band has only as many pieces as values (4 for a band of 8), so a
+/// machine with more cores needs pieces cut again, and a cut at a value of another residue can
+/// halve a piece at no extra cost (`examples/split_probe.rs`: p = 27, a piece of 68 s cut at
+/// 64 on residue 13 into 31.5 and 35.9 s). Every model of the piece has `s[residue]` on one
+/// side of `at`, so the two halves of a cut refute the piece.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Half {
+    pub residue: usize,
+    pub at: Value,
+    pub high: bool,
+}
+
+impl Half {
+    /// The two halves of the cut of `s[residue]` at `at`, low first.
+    pub fn both(residue: usize, at: Value) -> [Half; 2] {
+        [false, true].map(|high| Half { residue, at, high })
+    }
+
+    /// The unit that asks this half on `e`.
+    ///
+    /// # Errors
+    /// A line when the cut is no cut: a residue that is not one of `e`'s (or 0, the piece's
+    /// own), or no common value on one side of `at`.
+    pub fn unit(&self, e: &PeriodEncoding) -> Result<i32, String> {
+        let c = floor_byte(e, self.at).filter(|&c| c > 0);
+        let Some(c) = c.filter(|_| (1..e.p).contains(&self.residue)) else {
+            return Err(format!(
+                "no cut at s[{}] = {}: it needs a residue from 1 to {} and common values on \
+                 both sides",
+                self.residue,
+                self.at,
+                e.p - 1
+            ));
+        };
+        let low = e.at_most(self.residue, usize::from(c) - 1);
+        Ok(if self.high { -low } else { low })
+    }
+}
+
+impl std::fmt::Display for Half {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = if self.high { ">=" } else { "<" };
+        write!(f, "s[{}] {side} {}", self.residue, self.at)
+    }
 }
 
 impl Rung {
@@ -136,6 +187,25 @@ impl Rung {
     /// the certificate of the cube campaign that answered it).
     pub fn has_checked_proof(&self) -> bool {
         self.proof.as_ref().is_some_and(|n| n.checked_by.is_some())
+    }
+
+    /// Whether the piece with `s[0]` at `top` is refuted: whole, or in both halves of one cut.
+    pub fn covers(&self, top: Value) -> bool {
+        self.covers_with(top, |_| true)
+    }
+
+    /// [`Self::covers`], counting only the pieces for which `counts` holds.
+    fn covers_with(&self, top: Value, counts: impl Fn(&ProofPiece) -> bool) -> bool {
+        let of_top = || (self.pieces.iter()).filter(|p| p.top == top && counts(p));
+        let halves: Vec<Half> = of_top().filter_map(|p| p.half).collect();
+        of_top().any(|p| p.half.is_none())
+            || (halves.iter()).any(|h| !h.high && halves.contains(&Half { high: true, ..*h }))
+    }
+
+    /// Whether the piece at `top` (or its `half`) needs no call: it, or the whole piece, is
+    /// refuted.
+    fn has_piece(&self, top: Value, half: Option<Half>) -> bool {
+        self.covers(top) || (self.pieces.iter()).any(|p| p.top == top && p.half == half)
     }
 }
 
@@ -531,22 +601,26 @@ fn not_refuted(outcome: &PieceOutcome) -> bool {
     )
 }
 
-/// The band of a rung and, for a piece of it, the value of `s[0]` it fixes.
-type RungOrPiece = ((Value, Value), Option<Value>);
+/// The band of a rung and, for a piece of it, the value of `s[0]` it fixes (and its half).
+type RungOrPiece = ((Value, Value), Option<(Value, Option<Half>)>);
 
 /// The files of a rung, or of its piece ([`RungOrPiece`]), named from a climb's `stem` (of
 /// proofs or lemmas).
-fn rung_stem_of(stem: &Path, ((from, below), top): RungOrPiece) -> PathBuf {
+fn rung_stem_of(stem: &Path, ((from, below), piece): RungOrPiece) -> PathBuf {
     let stem = rung_stem(stem, from, below);
-    match top {
-        Some(top) => piece_stem(&stem, top),
+    match piece {
+        Some((top, half)) => piece_stem(&stem, top, half),
         None => stem,
     }
 }
 
-/// The stem of a piece's files beside its rung's.
-fn piece_stem(rung_stem: &Path, top: Value) -> PathBuf {
-    PathBuf::from(format!("{}-s0-{top}", rung_stem.display()))
+/// The stem of a piece's files (or its half's: `-s<R>-lt<V>`, `-s<R>-ge<V>`) beside its rung's.
+fn piece_stem(rung_stem: &Path, top: Value, half: Option<Half>) -> PathBuf {
+    let half = half.map_or(String::new(), |h| {
+        let side = if h.high { "ge" } else { "lt" };
+        format!("-s{}-{side}{}", h.residue, h.at)
+    });
+    PathBuf::from(format!("{}-s0-{top}{half}", rung_stem.display()))
 }
 
 /// Where the CNF and proof of the rung `from..below` go: `<stem>-below<V>` or
@@ -761,6 +835,7 @@ mod tests {
             seconds: 1.0,
             proof: None,
             lemmas: 7,
+            half: None,
         });
         assert!(how(&ladder).contains("lemmas carried"), "{}", how(&ladder));
         // A whole rung given lemmas, off the chain: nothing the answer rests on.
