@@ -1021,13 +1021,8 @@ fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopp
         String::from_utf8_lossy(&summary.stdout).contains(&line),
         "{summary:?}"
     );
-    let again = grundy(&args);
-    assert!(again.status.success(), "{again:?}");
-    let stdout = String::from_utf8_lossy(&again.stdout);
-    let asked: Vec<&str> = (stdout.lines())
-        .filter(|l| l.contains("from 72 below 104, piece"))
-        .collect();
-    assert_eq!(asked.len(), 2, "{stdout}");
+    let asked = pieces_asked(&args, "from 72 below 104, piece");
+    assert_eq!(asked.len(), 2, "{asked:?}");
     for piece in &lost {
         assert!(
             asked
@@ -1043,42 +1038,43 @@ fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopp
     assert_eq!(piece_tops(&resumed["rungs"][4]), in_band(72, 104));
 }
 
+/// p = 4's ladder climbed in `dir` from 8 by 32 with `climb`'s options, every UNSAT call proved
+/// in `dir/proofs` and checked by `checker`; the ladder.
+fn p4_climb_with_proofs(dir: &Path, climb: &[&str], checker: &str) -> Json {
+    let out = dir.join("periods.json").display().to_string();
+    let proofs = dir.join("proofs").display().to_string();
+    let files = [
+        "--from",
+        "8",
+        "--step",
+        "32",
+        "--proof-dir",
+        &proofs,
+        "--out",
+        &out,
+    ];
+    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([&P4_BOUNDS[..], climb, &files].concat())
+        .env(grundy::sat::solve::DRAT_CHECKER_VAR, checker)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    ladder_json(&dir.join("bounds-p4-feasible.json"))
+}
+
 /// `--pieces --threads 2 --proof-dir`: the pieces of a band asked two at a time, each with a
 /// DRAT proof checked by rate (or dratify) as it ends; every refuted rung's pieces are its
 /// band's common values and its proof covers them, and the pattern that ends the climb is one
 /// the brute force finds.
 #[test]
 fn the_pieces_of_a_band_are_asked_side_by_side_with_proofs() {
-    use grundy::sat::solve::DRAT_CHECKER_VAR;
     let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("periods.json").display().to_string();
-    let proofs = dir.path().join("proofs").display().to_string();
-    let climb = [
-        "--from",
-        "8",
-        "--step",
-        "32",
-        "--to",
-        "136",
-        "--pieces",
-        "--threads",
-        "2",
-        "--proof-dir",
-        &proofs,
-        "--out",
-        &out,
-    ];
     let (wrapper, most_at_once) = overlap_checker(dir.path(), &checker);
-    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args([&P4_BOUNDS[..], &climb].concat())
-        .env(DRAT_CHECKER_VAR, &wrapper)
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{run:?}");
-    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let climb = ["--to", "136", "--pieces", "--threads", "2"];
+    let ladder = p4_climb_with_proofs(dir.path(), &climb, &wrapper);
     let rungs = rungs_of(&ladder);
     let answers: Vec<&str> = rungs.iter().map(|(_, _, a)| a.as_str()).collect();
     assert_eq!(answers, ["unsat", "unsat", "unsat", "unsat", "sat"]);
@@ -1325,6 +1321,17 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
     assert_eq!(steps, expected);
 }
 
+/// The lines of a successful run of `args` that report a piece of `band` ("from F below V,
+/// piece"): the pieces it asked and refuted.
+fn pieces_asked(args: &[&str], band: &str) -> Vec<String> {
+    let run = grundy(args);
+    assert!(run.status.success(), "{run:?}");
+    (String::from_utf8_lossy(&run.stdout).lines())
+        .filter(|l| l.contains(band))
+        .map(String::from)
+        .collect()
+}
+
 /// `--pieces --cut 2:64`: each piece asked as two halves, `s[2]` below 64 and at least 64.
 /// Every refuted band's halves are both halves of each of its common values (counted from the
 /// definition); at the band of the least largest value, the low half of that value is refuted
@@ -1407,12 +1414,7 @@ fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
     let lost = kept[3]["pieces"].as_array_mut().unwrap().pop().unwrap();
     stopped.as_object_mut().unwrap().remove("pattern");
     std::fs::write(&ladder_path, serde_json::to_vec(&stopped).unwrap()).unwrap();
-    let again = grundy(&args);
-    assert!(again.status.success(), "{again:?}");
-    let stdout = String::from_utf8_lossy(&again.stdout);
-    let asked: Vec<&str> = (stdout.lines())
-        .filter(|l| l.contains("from 72 below 104, piece"))
-        .collect();
+    let asked = pieces_asked(&args, "from 72 below 104, piece");
     let side = if lost["half"]["high"] == true {
         ">="
     } else {
@@ -1421,7 +1423,7 @@ fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
     let named = format!("s[0] = {}, s[2] {side} 64:", lost["top"]);
     assert!(
         asked.len() == 1 && asked[0].contains(&named),
-        "{named}: {stdout}"
+        "{named}: {asked:?}"
     );
     let resumed = ladder_json(&ladder_path);
     assert_eq!(halves_of(&resumed["rungs"][3]).len(), both(72, 104).len());
@@ -1432,35 +1434,12 @@ fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
 /// definition) gets its proof from them.
 #[test]
 fn the_halves_of_pieces_prove_a_band() {
-    use grundy::sat::solve::DRAT_CHECKER_VAR;
     let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("periods.json").display().to_string();
-    let proofs = dir.path().join("proofs").display().to_string();
-    let climb = [
-        "--from",
-        "8",
-        "--step",
-        "32",
-        "--to",
-        "40",
-        "--pieces",
-        "--cut",
-        "1:64",
-        "--proof-dir",
-        &proofs,
-        "--out",
-        &out,
-    ];
-    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args([&P4_BOUNDS[..], &climb].concat())
-        .env(DRAT_CHECKER_VAR, &checker)
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{run:?}");
-    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let climb = ["--to", "40", "--pieces", "--cut", "1:64"];
+    let ladder = p4_climb_with_proofs(dir.path(), &climb, &checker);
     assert_eq!(
         rungs_of(&ladder),
         [(0, 8, "unsat".into()), (8, 40, "unsat".into())]
