@@ -152,8 +152,8 @@ pub fn climb(
     Ok(())
 }
 
-/// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` not
-/// refuted yet, lowest first, `run.threads` at once, each refuted one saved in the rung
+/// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` (or
+/// per half of one, with [`Climb::cut`]) not refuted yet, lowest first, `run.threads` at once, each refuted one saved in the rung
 /// (`after_rung` sees the ladder when they start, and after each). The rung continued is the
 /// last try of the band that had no answer with pieces refuted, moved to the end of the ladder
 /// (rungs are in the order tried); else a new one. Its answer: UNSAT once every piece is
