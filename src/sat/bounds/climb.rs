@@ -215,6 +215,8 @@ fn rung_in_pieces(
                 if answer == RungAnswer::Unsat {
                     answer = RungAnswer::Timeout;
                 }
+                let rung = &mut ladder.rungs[index];
+                rung.lemmas = rung.lemmas.max(lemmas);
                 Ok(())
             }
             Answer::Sat(model) => {
@@ -237,6 +239,10 @@ fn rung_in_pieces(
     )?;
     let rung = &mut ladder.rungs[index];
     rung.answer = answer;
+    if answer == RungAnswer::Unsat {
+        // The band rests on its pieces, and each says what it was given.
+        rung.lemmas = 0;
+    }
     if let (RungAnswer::Unsat, Some(stem)) = (answer, &run.proof_stem) {
         rung.close_pieces(e, stem);
     }
@@ -368,8 +374,14 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
     let ask = |carry: &_| cadical(run, &cnf, run.timeout, stop, Some(carry));
     let (answer, carried) = crate::sat::lemmas::carrying(&store, run.seed.into(), every, ask)
         .map_err(|e| e.to_string())?;
+    let answer = answer?;
+    // An answered call is never asked again (the ladder keeps its answer), so its file would
+    // only take disk: up to 2^20 clauses, about 30 MB, per piece.
+    if !matches!(answer, Answer::Timeout) {
+        let _ = std::fs::remove_file(&carried.file);
+    }
     Ok(Asked {
-        answer: answer?,
+        answer,
         proof: None,
         lemmas: carried.given,
     })

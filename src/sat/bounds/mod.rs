@@ -108,6 +108,7 @@ pub struct Rung {
     /// Clauses learned by earlier calls on the same CNF that this call was given (`--lemmas`):
     /// its UNSAT rests on CaDiCaL having learned them soundly as well as on this call (as every
     /// answer without a proof rests on CaDiCaL); `--prove-chain` proves it from the CNF alone.
+    /// For a band in pieces left without an answer: what the piece that stopped was given.
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub lemmas: usize,
 }
