@@ -51,6 +51,12 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     let q = Question::set_up(&ask, out, values)?;
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
     rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
+    // Before any file or folder is made. (The bands' encoding puts a largest value first, with
+    // the same bytes as the question's.)
+    if let Some((residue, at)) = cut {
+        let [low, _] = grundy::sat::bounds::Half::both(residue, at);
+        low.unit(&q.encoding).map_err(anyhow::Error::msg)?;
+    }
     let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
     let _lock = Ladder::lock(&path)?;
     let mut ladder = q.open_ladder(&path)?;
@@ -313,10 +319,6 @@ fn climb_showing_rungs(
     let largest_first = q.problem.break_rotation;
     let banded = banded_encoding(q)?;
     let encoding = banded.as_ref().unwrap_or(&q.encoding);
-    if let Some((residue, at)) = settings.cut {
-        let [low, _] = grundy::sat::bounds::Half::both(residue, at);
-        low.unit(encoding).map_err(anyhow::Error::msg)?;
-    }
     let halves = if settings.cut.is_some() { 2 } else { 1 };
     // The pieces of the band being climbed, on a terminal (pieces run for hours, each line
     // printed only when one ends).

@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{
-    Asked, Band, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops, floor_unit,
-    not_refuted, rung_stem, rung_stem_of, rung_units, with_units,
+    Asked, Band, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops, band_units,
+    not_refuted, rung_stem, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, ProofNote};
@@ -226,10 +226,7 @@ fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutc
     } else {
         run.question
     };
-    let mut units = rung_units(e, below)?;
-    if call.largest_first {
-        units.extend(floor_unit(e, from));
-    }
+    let mut units = band_units(e, call.band, call.largest_first)?;
     units.extend(call.top.map(|top| e.x(0, usize::from(top))));
     let piece = call.top.map(|top| (e.expand(&[top])[0], None));
     let stem = rung_stem_of(run.proof_stem, ((from, below), piece));

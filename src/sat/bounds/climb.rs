@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{
     Asked, Band, Half, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer, RungOrPiece,
-    asked_with_proof, band_tops, floor_unit, not_refuted, rung_stem_of, rung_units, with_units,
+    asked_with_proof, band_tops, band_units, not_refuted, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
@@ -99,10 +99,7 @@ pub fn climb(
             true => ladder.refuted_below().unwrap_or(0),
             false => 0,
         };
-        let mut units = rung_units(e, below)?;
-        if run.largest_first {
-            units.extend(floor_unit(e, from));
-        }
+        let units = band_units(e, Band { from, below }, run.largest_first)?;
         if run.pieces && run.largest_first {
             let band = Band { from, below };
             if rung_in_pieces(run, ladder, band, &units, check, after_rung)? == RungAnswer::Timeout
@@ -153,8 +150,9 @@ pub fn climb(
 }
 
 /// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` (or
-/// per half of one, with [`Climb::cut`]) not refuted yet, lowest first, `run.threads` at once, each refuted one saved in the rung
-/// (`after_rung` sees the ladder when they start, and after each). The rung continued is the
+/// per half of one, with [`Climb::cut`]) not refuted yet, lowest first, `run.threads` at once,
+/// each refuted one saved in the rung (`after_rung` sees the ladder when they start, and after
+/// each). The rung continued is the
 /// last try of the band that had no answer with pieces refuted, moved to the end of the ladder
 /// (rungs are in the order tried); else a new one. Its answer: UNSAT once every piece is
 /// refuted (with their proofs checked, the rung's proof too); a pattern once a piece has one

@@ -542,6 +542,19 @@ pub fn rung_units(e: &PeriodEncoding, below: Value) -> Result<Vec<i32>, String> 
     Ok((0..e.p).map(|r| e.at_most(r, usize::from(top))).collect())
 }
 
+/// The units of `band`: those of its rung ([`rung_units`]) and, with a largest value first,
+/// its floor ([`floor_unit`]); without one (whole rungs of earlier builds) a band has no floor.
+///
+/// # Errors
+/// As [`rung_units`].
+fn band_units(e: &PeriodEncoding, band: Band, largest_first: bool) -> Result<Vec<i32>, String> {
+    let mut units = rung_units(e, band.below)?;
+    if largest_first {
+        units.extend(floor_unit(e, band.from));
+    }
+    Ok(units)
+}
+
 /// The unit of a band's floor, `s[0] >= c` with `c` the byte of the smallest common value of
 /// at least `from`: with a largest value at residue 0, "some value is at least `from`". None
 /// when every common value is (no floor).
@@ -652,11 +665,10 @@ fn asked_with_proof(
         Some(stop),
     )
     .map_err(|e| e.to_string())?;
-    let lemmas = 0;
     Ok(Asked {
         answer,
         proof,
-        lemmas,
+        lemmas: 0,
     })
 }
 
