@@ -492,7 +492,7 @@ struct BoundsArgs {
     /// than a band has values (a cut at 64 halved a piece of p = 27 at no extra cost; at 128,
     /// the top bit of a byte, nearly all the work fell on one side).
     #[arg(long, value_name = "R:V", value_parser = parse_cut, requires = "pieces", conflicts_with = "prove_chain")]
-    cut: Option<(usize, u16)>,
+    cut: Option<grundy::sat::bounds::Cut>,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]
@@ -791,10 +791,13 @@ fn parse_band(s: &str) -> Result<grundy::sat::bounds::Band, String> {
 }
 
 /// Parses a cut `R:V` (residue `R`, value `V`).
-fn parse_cut(s: &str) -> Result<(usize, u16), String> {
+fn parse_cut(s: &str) -> Result<grundy::sat::bounds::Cut, String> {
     let bad = || format!("bad cut {s:?}: expected RESIDUE:VALUE, as 13:64");
     let (r, v) = s.split_once(':').ok_or_else(bad)?;
-    Ok((r.parse().map_err(|_| bad())?, v.parse().map_err(|_| bad())?))
+    Ok(grundy::sat::bounds::Cut {
+        residue: r.parse().map_err(|_| bad())?,
+        at: v.parse().map_err(|_| bad())?,
+    })
 }
 
 /// Parses a count: `98304`, `2^21`, `1e6`, `1_000_000`.

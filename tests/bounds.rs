@@ -995,6 +995,7 @@ fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopp
     for (rung, (from, below, answer)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
         let refuted_to = if answer == "sat" { least } else { *below };
         assert_eq!(piece_tops(rung), in_band(*from, refuted_to), "{rung}");
+        assert!(rung.get("cut").is_none(), "whole pieces, no cut: {rung}");
     }
     let pattern: Vec<u64> = (ladder["pattern"].as_array().unwrap().iter())
         .map(|v| v.as_u64().unwrap())
@@ -1343,7 +1344,10 @@ fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
     let rungs = rungs_of(&ladder);
     let answers: Vec<&str> = rungs.iter().map(|(_, _, a)| a.as_str()).collect();
     assert_eq!(answers, ["unsat", "unsat", "unsat", "unsat", "sat"]);
+    // Every band says it was asked in halves, and of which cut.
+    let cut = serde_json::json!({"residue": 2, "at": 64});
     for (rung, (from, below, answer)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
+        assert_eq!(rung["cut"], cut, "{rung}");
         if answer == "unsat" {
             assert_eq!(halves_of(rung), both(*from, *below), "{rung}");
             continue;
@@ -1384,6 +1388,7 @@ fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
     );
     let resumed = ladder_json(&ladder_path);
     assert_eq!(halves_of(&resumed["rungs"][3]).len(), both(72, 104).len());
+    assert_eq!(resumed["rungs"][3]["cut"], cut);
 }
 
 /// `--pieces --cut --proof-dir`: the halves of every piece each get a DRAT proof checked by

@@ -53,8 +53,8 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
     // Before any file or folder is made. (The bands' encoding puts a largest value first, with
     // the same bytes as the question's.)
-    if let Some((residue, at)) = cut {
-        let [low, _] = grundy::sat::bounds::Half::both(residue, at);
+    if let Some(cut) = cut {
+        let [low, _] = grundy::sat::bounds::Half::both(cut);
         low.unit(&q.encoding).map_err(anyhow::Error::msg)?;
     }
     let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
@@ -165,7 +165,7 @@ struct RungSettings {
     pieces: bool,
     lemma_stem: Option<PathBuf>,
     lemma_every: Duration,
-    cut: Option<(usize, u16)>,
+    cut: Option<grundy::sat::bounds::Cut>,
 }
 
 /// With rotation broken, rungs put a largest value first (bands from the refuted bound): the

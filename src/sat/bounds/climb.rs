@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::{
-    Asked, Band, Half, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer, RungOrPiece,
+    Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer, RungOrPiece,
     asked_with_proof, band_tops, band_units, not_refuted, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
@@ -52,7 +52,7 @@ pub struct Climb<'a> {
     pub lemma_every: Duration,
     /// With `pieces`: each piece asked as the two halves of a cut of `s[residue]` at a value
     /// ([`Half`]), each saved as it ends.
-    pub cut: Option<(usize, Value)>,
+    pub cut: Option<Cut>,
 }
 
 /// Where a climb is when it shows the ladder to its caller (the ladder's last rung is the one
@@ -140,6 +140,7 @@ pub fn climb(
             pieces: Vec::new(),
             lemmas,
             preset: run.preset_kept(),
+            cut: None,
         });
         after_rung(ladder, Step::Rung)?;
         if answer == RungAnswer::Timeout {
@@ -171,7 +172,7 @@ fn rung_in_pieces(
     let index = rung_to_continue(run, ladder, band);
     // Each byte of the band, or each half of it with a cut, not refuted yet.
     let halves: Vec<Option<Half>> = match run.cut {
-        Some((residue, at)) => Half::both(residue, at).map(Some).to_vec(),
+        Some(cut) => Half::both(cut).map(Some).to_vec(),
         None => vec![None],
     };
     let rung = &ladder.rungs[index];
@@ -272,6 +273,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
             preset: run.preset_kept(),
             pieces: Vec::new(),
             lemmas: 0,
+            cut: None,
         },
     };
     ladder.rungs.push(Rung {
@@ -280,6 +282,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
         } else {
             rung.threads
         },
+        cut: run.cut,
         ..rung
     });
     ladder.rungs.len() - 1

@@ -111,6 +111,17 @@ pub struct Rung {
     /// For a band in pieces left without an answer: what the piece that stopped was given.
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub lemmas: usize,
+    /// The cut the last run of this band in pieces asked each piece in (`--cut`), so that a band
+    /// left without an answer says what its `seconds` were spent on: halves, not whole pieces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut: Option<Cut>,
+}
+
+/// A cut of every piece of a band into two [`Half`]s: `s[residue]` below `at`, and at least `at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cut {
+    pub residue: usize,
+    pub at: Value,
 }
 
 /// One piece of a band: the band with its largest value, `s[0]`, fixed to `top`, refuted by a
@@ -150,8 +161,8 @@ pub struct Half {
 }
 
 impl Half {
-    /// The two halves of the cut of `s[residue]` at `at`, low first.
-    pub fn both(residue: usize, at: Value) -> [Half; 2] {
+    /// The two halves of `cut`, low first.
+    pub fn both(Cut { residue, at }: Cut) -> [Half; 2] {
         [false, true].map(|high| Half { residue, at, high })
     }
 
@@ -323,6 +334,7 @@ impl Ladder {
             preset,
             pieces: Vec::new(),
             lemmas: 0,
+            cut: None,
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -801,6 +813,7 @@ mod tests {
             preset: Preset::Default,
             pieces: Vec::new(),
             lemmas: 0,
+            cut: None,
         };
         ladder.rungs = vec![
             rung(0, 64, RungAnswer::Unsat),
@@ -834,6 +847,7 @@ mod tests {
             preset: Preset::Default,
             pieces: Vec::new(),
             lemmas,
+            cut: None,
         };
         ladder.rungs = vec![rung(0, 256, 0), rung(256, WHOLE_QUESTION, 0)];
         let how = |l: &Ladder| l.period_result(&e, None).unwrap().how;
