@@ -107,14 +107,32 @@ impl Carry {
 }
 
 /// What a call that carried lemmas was given and kept ([`carrying`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Carried {
     /// Clauses of earlier runs given to it.
     pub given: usize,
-    /// Clauses in its file after it (its earlier file and what it learned, at most [`KEEP`]).
+    /// Clauses in its file after it (its earlier file and what it learned, at most [`KEEP`]);
+    /// 0 when the save after the call failed.
     pub kept: usize,
     /// Its file.
     pub file: PathBuf,
+    /// Why the save after the call failed (a full disk, say), its earlier file left as it was.
+    pub unsaved: Option<crate::io::WriteError>,
+}
+
+impl Carried {
+    /// The failed save as an error when the call left no answer, since then its lemmas are
+    /// all it has to keep; after an answer, which the caller records, a lost save costs only
+    /// clauses no one needs again, so hours of solving are never thrown away for it.
+    ///
+    /// # Errors
+    /// [`CarryError::Write`] for a call without an answer whose save failed.
+    pub fn unsaved_unless(self, answered: bool) -> Result<Carried, CarryError> {
+        match self.unsaved {
+            Some(error) if !answered => Err(error.into()),
+            _ => Ok(self),
+        }
+    }
 }
 
 /// A lemma file that could not be read before a call, or written after it.
@@ -132,7 +150,9 @@ pub enum CarryError {
 /// carries lemmas (a period question, a rung or piece of a ladder).
 ///
 /// # Errors
-/// A damaged file of the store (nothing is solved), or the last save.
+/// A damaged file of the store (nothing is solved). A failed last save is no error here: the
+/// answer is returned with it ([`Carried::unsaved`]), for the caller to weigh
+/// ([`Carried::unsaved_unless`]).
 pub fn carrying<T>(
     store: &LemmaStore,
     seed: u64,
@@ -149,11 +169,12 @@ pub fn carrying<T>(
         drop(running);
         answer
     });
-    let kept = store.save(seed, own, carry.learned())?;
+    let saved = store.save(seed, own, carry.learned());
     let carried = Carried {
         given: carry.given.len(),
-        kept,
+        kept: *saved.as_ref().unwrap_or(&0),
         file: store.path(seed),
+        unsaved: saved.err(),
     };
     Ok((answer, carried))
 }
@@ -331,5 +352,46 @@ impl LemmaStore {
             out.write_all(body.as_bytes())
         })?;
         Ok(clauses.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::CollectClauses;
+
+    /// A save that fails after the call (its folder gone, as a full disk would fail it) loses
+    /// no answer: `carrying` returns it with the failure, which is an error only for a call
+    /// that left none. The clauses learned are ones handed to the carry, so the oracle is the
+    /// file a save leaves when it can write.
+    #[test]
+    fn a_failed_last_save_keeps_the_answer_and_fails_only_a_call_without_one() {
+        let mut cnf = Cnf::default();
+        let (a, b) = (cnf.new_var(), cnf.new_var());
+        cnf.add_clause(&[a, b]);
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("lemmas");
+        std::fs::create_dir(&dir).unwrap();
+        let store = LemmaStore::new(&dir, "toy", &cnf);
+        let learn = |carry: &Carry| carry.learn(vec![a]);
+        // The folder kept: the file holds the clause, and nothing failed.
+        let (_, carried) = carrying(&store, 0, Duration::from_secs(600), learn).unwrap();
+        assert_eq!((carried.kept, carried.unsaved.is_none()), (1, true));
+        assert_eq!(store.load(1).unwrap().0, vec![vec![a]]);
+        // The folder removed while the call runs: the answer comes back, the save's failure
+        // with it.
+        let gone = |carry: &Carry| {
+            std::fs::remove_dir_all(&dir).unwrap();
+            carry.learn(vec![b]);
+            "answer"
+        };
+        let (answer, carried) = carrying(&store, 0, Duration::from_secs(600), gone).unwrap();
+        assert_eq!((answer, carried.kept), ("answer", 0));
+        assert!(carried.unsaved.is_some(), "{carried:?}");
+        let answered = carried.unsaved_unless(true).unwrap();
+        assert!(matches!(
+            answered.unsaved_unless(false),
+            Err(CarryError::Write(_))
+        ));
     }
 }

@@ -376,9 +376,13 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
     let (answer, carried) = crate::sat::lemmas::carrying(&store, run.seed.into(), every, ask)
         .map_err(|e| e.to_string())?;
     let answer = answer?;
+    let answered = !matches!(answer, Answer::Timeout);
+    let carried = carried
+        .unsaved_unless(answered)
+        .map_err(|e| e.to_string())?;
     // An answered call is never asked again (the ladder keeps its answer), so its file would
     // only take disk: up to 2^20 clauses, about 30 MB, per piece.
-    if !matches!(answer, Answer::Timeout) {
+    if answered {
         let _ = std::fs::remove_file(&carried.file);
     }
     Ok(Asked {
