@@ -423,11 +423,11 @@ fn piece_words(r: &grundy::sat::bounds::Rung) -> String {
     let lemmas = lemma_words(piece.lemmas);
     let half = piece.half.map_or(String::new(), |h| format!(", {h}"));
     format!(
-        "{}, piece s[0] = {}{half}: unsat ({:.1} s{proof}{lemmas}); {} pieces refuted",
+        "{}, piece s[0] = {}{half}: unsat ({:.1} s{proof}{lemmas}); {}",
         rung_words(r),
         piece.top,
         piece.seconds,
-        r.pieces.len()
+        r.pieces_refuted()
     )
 }
 

@@ -214,10 +214,50 @@ impl Rung {
             || (halves.iter()).any(|h| !h.high && halves.contains(&Half { high: true, ..*h }))
     }
 
+    /// How much of a band in pieces is refuted: whole values, and halves of values beyond them.
+    pub fn pieces_refuted(&self) -> PiecesRefuted {
+        let mut tops: Vec<Value> = self.pieces.iter().map(|p| p.top).collect();
+        tops.sort_unstable();
+        tops.dedup();
+        let whole = tops.iter().filter(|&&top| self.covers(top)).count();
+        let halves = (self.pieces.iter())
+            .filter(|p| p.half.is_some() && !self.covers(p.top))
+            .count();
+        PiecesRefuted { whole, halves }
+    }
+
     /// Whether the piece at `top` (or its `half`) needs no call: it, or the whole piece, is
     /// refuted.
     fn has_piece(&self, top: Value, half: Option<Half>) -> bool {
         self.covers(top) || (self.pieces.iter()).any(|p| p.top == top && p.half == half)
+    }
+}
+
+/// What a try of a band in pieces refuted ([`Rung::pieces_refuted`]): values whose pieces are
+/// refuted (whole, or both halves of a cut), and halves of values beyond them. Ordered by whole
+/// pieces first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PiecesRefuted {
+    pub whole: usize,
+    pub halves: usize,
+}
+
+impl std::fmt::Display for PiecesRefuted {
+    /// "K pieces of it refuted", and " and H halves of others" when there are such.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let plural = |n: usize, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        write!(f, "{} of it refuted", plural(self.whole, "piece", "pieces"))?;
+        match self.halves {
+            0 => Ok(()),
+            h => write!(
+                f,
+                " and {}",
+                plural(h, "half of another", "halves of others")
+            ),
+        }
     }
 }
 
@@ -457,12 +497,16 @@ impl Ladder {
         let open = open.map_or(String::new(), |below| {
             let tries = || self.rungs.iter().filter(|r| r.below == below);
             let longest = tries().map(|r| r.seconds).fold(0.0, f64::max);
-            // A band climbed in pieces: how far it got.
-            let pieces = match tries().map(|r| r.pieces.len()).max() {
-                Some(k) if k > 0 => format!(", {k} pieces of it refuted"),
-                _ => String::new(),
+            let of = match tries().count() {
+                1 => String::new(),
+                n => format!(" (the longest of {n} tries)"),
             };
-            format!("; below {below}: no answer in {longest:.0} s{pieces}")
+            // A band climbed in pieces: how far its furthest try got.
+            let pieces = match tries().map(Rung::pieces_refuted).max().unwrap_or_default() {
+                none if none == PiecesRefuted::default() => String::new(),
+                pieces => format!(", {pieces}"),
+            };
+            format!("; below {below}: no answer in {longest:.0} s{of}{pieces}")
         });
         let proved = match self.chain_proved() {
             (0, _) => String::new(),
