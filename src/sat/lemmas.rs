@@ -12,9 +12,9 @@ likely gain, not an established one. On pieces of a band (`sat bounds --pieces -
 p = 27, band 248..256): a piece of 71.4 s stopped at 40 s took 41.7 s more with its 214775
 clauses, one of 67.4 s stopped at 30 s took 53.5 s more. On Officers p = 39's band 192..200,
 the piece `s[0]` = 194 ran 6792 s without an answer keeping 2^20 clauses, then given them was
-refuted in 1385 s (two earlier tries, without lemmas, had run 7169 and 1674 s). On the whole question
-short clauses come slowly (p = 27: about 950 in the first minute), and what they are worth there
-is not measured.
+refuted in 1385 s (two earlier tries, without lemmas, had run 7169 and 1674 s). On the whole
+question short clauses come slowly (p = 27: about 950 in the first minute), and what they are
+worth there is not measured.
 
 Invariants:
 - A learned clause is implied by the clauses CaDiCaL was given (conflict analysis resolves
