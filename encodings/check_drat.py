@@ -2,7 +2,8 @@
 """Checks a DRAT proof of unsatisfiability with dratify (PyPI), independently of the solver.
 
 Usage: check_drat.py CNF PROOF. Prints one line; exit 0 when the proof derives the empty clause
-and every step checks (RUP or RAT), 1 when it is refused, 2 on bad usage or a missing dratify.
+and every step checks (RUP or RAT), 1 when it is refused, 2 on bad usage or a missing dratify,
+3 when interrupted before a verdict (Ctrl-C: no verdict, not a refusal).
 `grundy sat --proof-dir` runs it on every CaDiCaL UNSAT answer when GRUNDY_DRAT_CHECKER names it
 (for instance `GRUNDY_DRAT_CHECKER="python3 encodings/check_drat.py"`).
 """
@@ -37,4 +38,8 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        print("interrupted before a verdict")
+        sys.exit(3)

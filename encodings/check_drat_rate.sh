@@ -3,8 +3,9 @@
 # checker in Rust by a third party (Johannes Altmanninger), independent of the solver.
 #
 # Usage: check_drat_rate.sh CNF PROOF. Prints one line; exit 0 when rate verifies the proof, 1
-# when it refuses it, 2 when rate is missing. The command rate is found on PATH, or set RATE to
-# its path. For `grundy sat --proof-dir` and `grundy sat cubes --certify`:
+# when it refuses it, 2 when rate is missing, 3 when rate was killed by a signal before its
+# verdict (a stop request, the out-of-memory killer: no verdict, not a refusal). The command
+# rate is found on PATH, or set RATE to its path. For `grundy sat --proof-dir` and `grundy sat cubes --certify`:
 #   GRUNDY_DRAT_CHECKER="sh encodings/check_drat_rate.sh"
 rate=${RATE:-rate}
 if ! command -v "$rate" >/dev/null 2>&1; then
@@ -20,6 +21,10 @@ status=$?
 if [ $status -eq 0 ] && printf '%s\n' "$out" | grep -qx 's VERIFIED'; then
     "$rate" --version | head -n 1
     exit 0
+fi
+if [ $status -gt 128 ]; then
+    echo "rate was killed by signal $((status - 128)) before its verdict"
+    exit 3
 fi
 # rate's own reason: its last comment line before the verdict.
 reason=$(printf '%s\n' "$out" | grep '^c ' | grep -v ':  ' | tail -n 1 | sed 's/^c //')

@@ -41,7 +41,7 @@ fn main() {
         r.parse().unwrap()
     });
     let lightened = grundy::sat::drat::lighten_when(proof, ratio).unwrap();
-    let checked = check_drat_proof(&checker, std::path::Path::new(&note.cnf), proof);
+    let checked = check_drat_proof(&checker, std::path::Path::new(&note.cnf), proof, None);
     let check_seconds = started.elapsed().as_secs_f64();
     println!(
         "{k} regions from {start}: solved in {solve_seconds:.1} s, lightened and checked by \

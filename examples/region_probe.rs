@@ -57,6 +57,7 @@ fn main() {
                 &checker,
                 std::path::Path::new(&n.cnf),
                 std::path::Path::new(&n.proof),
+                None,
             );
             println!(
                 "  checked by {checked:?} in {:.1} s",
@@ -68,8 +69,12 @@ fn main() {
             let lightened = grundy::sat::drat::lighten(proof).unwrap();
             let lighten_seconds = started.elapsed().as_secs_f64();
             let started = Instant::now();
-            let checked =
-                grundy::sat::solve::check_drat_proof(&checker, std::path::Path::new(&n.cnf), proof);
+            let checked = grundy::sat::solve::check_drat_proof(
+                &checker,
+                std::path::Path::new(&n.cnf),
+                proof,
+                None,
+            );
             println!(
                 "  lightened in {lighten_seconds:.1} s ({lightened:?}), then checked by {checked:?} in {:.1} s",
                 started.elapsed().as_secs_f64()

@@ -824,6 +824,71 @@ fn a_stop_request_ends_prove_chain_mid_rung() {
     assert!(chain_rungs > 10 && unproved > 5, "{ladder}");
 }
 
+/// A stop request sent to the whole process group (as Ctrl-C, `timeout` or a scheduler sends
+/// it) while a proof is being checked: `--prove-chain` ends within seconds with exit 130, the
+/// checker (and what its wrapper started) ended with it, and no word of a refusal, since the
+/// checker gave no verdict. Before, the checker shared the group, died of the signal, and was
+/// read as refusing a sound proof (seen on a lent machine under `timeout`). The ladder keeps
+/// no proof for the rung stopped, and its proof files are removed.
+#[test]
+fn a_stop_during_a_check_is_no_refusal() {
+    use std::os::unix::process::CommandExt;
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
+        return;
+    };
+    let started = dir.path().join("checking");
+    let wrapper = dir.path().join("slow.sh");
+    let script = format!(
+        "touch {}\nsleep 60\nexec {checker} \"$@\"\n",
+        started.display()
+    );
+    std::fs::write(&wrapper, script).unwrap();
+    let proofs = dir.path().join("proofs");
+    let child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(P4_BOUNDS)
+        .args([
+            "--prove-chain",
+            "--proof-dir",
+            &proofs.display().to_string(),
+        ])
+        .args(["--out", &out])
+        .env(
+            grundy::sat::solve::DRAT_CHECKER_VAR,
+            format!("sh {}", wrapper.display()),
+        )
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let waited = std::time::Instant::now();
+    while !started.exists() {
+        assert!(waited.elapsed().as_secs() < 60, "no check started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let group = format!("-{}", child.id());
+    let sent = Command::new("kill").args(["-TERM", "--", &group]).status();
+    assert!(sent.unwrap().success());
+    let signalled = std::time::Instant::now();
+    let mut child = child;
+    while child.try_wait().unwrap().is_none() {
+        if signalled.elapsed().as_secs() > 30 {
+            crate::engine::send_signal(&child, "KILL");
+            panic!("--prove-chain still running 30 s after SIGTERM");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let done = child.wait_with_output().unwrap();
+    let said = format!("{done:?}");
+    assert_eq!(done.status.code(), Some(130), "{said}");
+    assert!(!said.contains("refused"), "{said}");
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let proved = (ladder["rungs"].as_array().unwrap().iter()).filter(|r| !r["proof"].is_null());
+    assert_eq!(proved.count(), 0, "{ladder}");
+    let left: Vec<_> = std::fs::read_dir(&proofs).map_or(Vec::new(), |d| d.collect());
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// `--prove-chain --jobs 3` proves the rungs of a chain side by side (their checkers are seen
 /// running at once), each proof accepted by rate (or dratify); a forged UNSAT rung among them
 /// is still caught in one line, and the ladder read back is whole.

@@ -407,7 +407,9 @@ fn a_band_refuted_partly_unlogged_is_certified_after_reopening() {
 /// steps of both kinds.
 #[test]
 fn a_lightened_proof_is_accepted_by_the_checkers_and_a_cut_one_is_not() {
-    use grundy::sat::solve::{Answer, SolverKind, check_drat_proof, solve_with_proof_checked_by};
+    use grundy::sat::solve::{
+        Answer, CheckError, SolverKind, check_drat_proof, solve_with_proof_checked_by,
+    };
     let checkers: Vec<String> = [crate::sat::rate_checker(), drat_checker()]
         .into_iter()
         .flatten()
@@ -442,7 +444,7 @@ fn a_lightened_proof_is_accepted_by_the_checkers_and_a_cut_one_is_not() {
         done.kept_deletions + done.dropped_deletions
     );
     for checker in &checkers {
-        let by = check_drat_proof(checker, cnf, proof);
+        let by = check_drat_proof(checker, cnf, proof, None);
         assert!(by.is_ok(), "{checker}: {by:?}");
     }
     let lines: Vec<&str> = lightened.lines().collect();
@@ -452,6 +454,10 @@ fn a_lightened_proof_is_accepted_by_the_checkers_and_a_cut_one_is_not() {
     assert_eq!(additions.len() as u64, done.additions);
     std::fs::write(proof, lines[..additions[additions.len() / 2]].join("\n")).unwrap();
     for checker in &checkers {
-        assert!(check_drat_proof(checker, cnf, proof).is_err(), "{checker}");
+        let by = check_drat_proof(checker, cnf, proof, None);
+        assert!(
+            matches!(by, Err(CheckError::Refused { .. })),
+            "{checker}: {by:?}"
+        );
     }
 }

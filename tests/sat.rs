@@ -952,7 +952,7 @@ fn local_search_finds_checked_officers_patterns_for_small_even_periods() {
 fn cadical_drat_proofs_pass_an_independent_checker() {
     use std::path::Path;
 
-    use grundy::sat::solve::{Answer, SolverKind, check_drat_proof, solve_with_proof};
+    use grundy::sat::solve::{Answer, CheckError, SolverKind, check_drat_proof, solve_with_proof};
     let Some(command) = drat_checker() else {
         return;
     };
@@ -985,11 +985,15 @@ fn cadical_drat_proofs_pass_an_independent_checker() {
     // The same for rate behind encodings/check_drat_rate.sh, where it is installed.
     for command in std::iter::once(command).chain(rate_checker()) {
         std::fs::write(proof, lines[..lemmas[lemmas.len() / 2]].join("\n")).unwrap();
-        assert!(check_drat_proof(&command, cnf, proof).is_err(), "{command}");
+        let refused = |by| matches!(by, Err(CheckError::Refused { .. }));
+        let by = check_drat_proof(&command, cnf, proof, None);
+        assert!(refused(by), "{command}");
         std::fs::write(proof, "").unwrap();
-        assert!(check_drat_proof(&command, cnf, proof).is_err(), "{command}");
+        let by = check_drat_proof(&command, cnf, proof, None);
+        assert!(refused(by), "{command}");
         std::fs::write(proof, &text).unwrap();
-        assert!(check_drat_proof(&command, cnf, proof).is_ok(), "{command}");
+        let by = check_drat_proof(&command, cnf, proof, None);
+        assert!(by.is_ok(), "{command}: {by:?}");
     }
 }
 
@@ -1629,4 +1633,41 @@ pub(crate) fn drat_checker() -> Option<String> {
         );
     }
     command
+}
+
+/// `encodings/check_drat_rate.sh` keeps rate's refusal and rate's death apart: a rate that says
+/// `s NOT VERIFIED` is a refusal (exit 1), one killed by a signal before its verdict is no
+/// verdict (exit 3), and grundy reads them so ([`CheckError`]). Stand-ins for rate play both.
+#[test]
+fn the_rate_wrapper_tells_a_killed_rate_from_a_refusal() {
+    use grundy::sat::solve::{CheckError, check_drat_proof};
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings/check_drat_rate.sh");
+    let (cnf, proof) = (dir.path().join("x.cnf"), dir.path().join("x.drat"));
+    let wrap = |name: &str, body: &str| {
+        let rate = dir.path().join(name);
+        std::fs::write(&rate, format!("#!/bin/sh\n{body}\n")).unwrap();
+        let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+        std::fs::set_permissions(&rate, mode).unwrap();
+        // The wrapper through env(1), so RATE reaches it without touching this process's env.
+        let command = format!("env RATE={} sh {}", rate.display(), wrapper.display());
+        let exit = Command::new("sh")
+            .arg("-c")
+            .arg(format!("{command} {} {}", cnf.display(), proof.display()))
+            .status()
+            .unwrap()
+            .code();
+        (exit, check_drat_proof(&command, &cnf, &proof, None))
+    };
+    let refusing = "case $1 in --version) exit 0;; esac; echo 's NOT VERIFIED'; exit 1";
+    let (exit, by) = wrap("refusing", refusing);
+    assert_eq!(exit, Some(1));
+    assert!(matches!(by, Err(CheckError::Refused { .. })), "{by:?}");
+    let killed = "case $1 in --version) exit 0;; esac; kill -KILL $$";
+    let (exit, by) = wrap("killed", killed);
+    assert_eq!(exit, Some(3));
+    assert!(
+        matches!(&by, Err(CheckError::NoVerdict { how, .. }) if how.contains("signal 9")),
+        "{by:?}"
+    );
 }

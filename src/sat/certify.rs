@@ -550,41 +550,54 @@ fn prove_batch(
         (Answer::Unsat, None) => return Err(fail("UNSAT without a proof".into())),
         (Answer::Unsat, Some(note)) => note,
     };
-    check_and_remove(run.prover, &note, solve_seconds)
-        .map(Proved::Checked)
-        .map_err(fail)
+    match check_and_remove(run.prover, &note, solve_seconds, run.stop) {
+        Ok(Some(checked)) => Ok(Proved::Checked(checked)),
+        // Stopped before the checker's verdict: left for a later run, as a solver stopped.
+        Ok(None) => Ok(Proved::Timeout),
+        Err(reason) => Err(fail(reason)),
+    }
 }
 
 /// The check of a proof `note` names (varisat's was checked inside its call; CaDiCaL's DRAT is
-/// lightened, then read by the external checker), then the proof and its CNF removed.
+/// lightened, then read by the external checker), then the proof and its CNF removed. `None`
+/// when `stop` rose before the checker's verdict.
 fn check_and_remove(
     prover: Prover<'_>,
     note: &super::solve::ProofNote,
     solve_seconds: f64,
-) -> Result<Checked, String> {
+    stop: &std::sync::atomic::AtomicBool,
+) -> Result<Option<Checked>, String> {
+    use super::solve::CheckError;
     let (cnf_path, proof_path) = (Path::new(&note.cnf), Path::new(&note.proof));
     let proof_bytes = std::fs::metadata(proof_path).map_or(0, |m| m.len());
     let started = Instant::now();
     let mut lightened = false;
     // Lightening counts as checking: the checker then verifies the proof as it is.
     let checked = match (prover, &note.checked_by) {
-        (Prover::CadicalDrat { checker }, _) => super::drat::lighten(proof_path).and_then(|l| {
+        (Prover::CadicalDrat { checker }, _) => super::drat::lighten(proof_path).map(|l| {
             lightened = l.rewritten;
-            super::solve::check_drat_proof(checker, cnf_path, proof_path)
+            super::solve::check_drat_proof(checker, cnf_path, proof_path, Some(stop))
         }),
-        (Prover::Varisat, Some(by)) => Ok(by.clone()),
+        (Prover::Varisat, Some(by)) => Ok(Ok(by.clone())),
         (Prover::Varisat, None) => Err("varisat's proof was not checked".into()),
     };
     let check_seconds = started.elapsed().as_secs_f64();
     let _ = std::fs::remove_file(proof_path);
     let _ = std::fs::remove_file(cnf_path);
-    Ok(Checked {
-        checked_by: checked?,
+    let checked_by = match checked? {
+        Ok(by) => by,
+        Err(CheckError::NoVerdict { .. }) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
+            return Ok(None);
+        }
+        Err(e) => return Err(e.to_string()),
+    };
+    Ok(Some(Checked {
+        checked_by,
         proof_bytes,
         lightened,
         solve_seconds,
         check_seconds,
-    })
+    }))
 }
 
 /// The CRC-32 of `regions` as the log writes them (one a line), in hex: what a certificate's

@@ -7,6 +7,8 @@ terminator callback, splr through its own `c_timeout`; varisat has no way to sto
 runs to the end (the CLI says so).
 */
 
+use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use super::Cnf;
@@ -433,9 +435,17 @@ pub fn solve_with_proof_checked_by(
     })
     .map_err(|e| fail(e.to_string()))?;
     let checked_by = match (format, drat_checker) {
-        ("drat", Some(command)) => {
-            Some(check_drat_proof(command, &cnf_path, &proof_path).map_err(fail)?)
-        }
+        ("drat", Some(command)) => match check_drat_proof(command, &cnf_path, &proof_path, stop) {
+            Ok(by) => Some(by),
+            // Stopped by the caller before its verdict: no answer, as a solver stopped would
+            // give; the files would only take disk (gigabytes for a hard call).
+            Err(CheckError::NoVerdict { .. }) if stop.is_some_and(|s| s.load(Relaxed)) => {
+                let _ = std::fs::remove_file(&proof_path);
+                let _ = std::fs::remove_file(&cnf_path);
+                return Ok((Answer::Timeout, None));
+            }
+            Err(e) => return Err(fail(e.to_string())),
+        },
         _ => checked_by,
     };
     Ok((
@@ -494,8 +504,31 @@ fn run_writing_proof(
 /// `python3 encodings/check_drat.py` (dratify, from PyPI).
 pub const DRAT_CHECKER_VAR: &str = "GRUNDY_DRAT_CHECKER";
 
+/// Why a DRAT checker did not accept a proof.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// It ran to its verdict and refused the proof (exit 1, or another code it chose).
+    #[error("the UNSAT proof {proof} was refused: {said}")]
+    Refused { proof: String, said: String },
+    /// It ended before a verdict: stopped by the caller, killed by a signal (a stop request
+    /// sent to the process group, the out-of-memory killer), or exit 3 (its wrapper saw the
+    /// checker killed). The proof is neither accepted nor refused.
+    #[error(
+        "the DRAT checker ended without a verdict on {proof} ({how}): the proof is neither accepted nor refused"
+    )]
+    NoVerdict { proof: String, how: String },
+    /// It could not check at all: not found, or exit 2 (missing checker, bad usage).
+    #[error("the DRAT checker could not check {proof}: {said}")]
+    Cannot { proof: String, said: String },
+}
+
 /// Runs `command CNF PROOF`, a DRAT checker that exits 0 and prints its name on one line when it
-/// accepts the proof. Returns that line.
+/// accepts the proof, 1 when it refuses it, 2 when it cannot check, 3 when it was stopped before
+/// its verdict. Returns that line. When `stop` rises the checker is ended (its whole process
+/// group, so a wrapper's checker too) and the answer is [`CheckError::NoVerdict`]. Why this
+/// care: a checker killed by the signal that stops a run (a terminal's Ctrl-C, `timeout`, a
+/// scheduler's SIGTERM reach the whole process group) must never be read as a refusal, which
+/// would say that a solver's UNSAT proof is wrong.
 ///
 /// # Errors
 /// The checker's own line if it refuses the proof, or why it could not run.
@@ -503,26 +536,103 @@ pub fn check_drat_proof(
     command: &str,
     cnf: &std::path::Path,
     proof: &std::path::Path,
-) -> Result<String, String> {
+    stop: Option<&AtomicBool>,
+) -> Result<String, CheckError> {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let proof_name = proof.display().to_string();
+    let cannot = |said: String| CheckError::Cannot {
+        proof: proof_name.clone(),
+        said,
+    };
     let mut words = command.split_whitespace();
-    let program = words.next().ok_or("empty DRAT checker command")?;
-    let out = std::process::Command::new(program)
-        .args(words)
-        .arg(cnf)
-        .arg(proof)
-        .output()
-        .map_err(|e| format!("cannot run the DRAT checker {command:?}: {e}"))?;
-    let said = |bytes: &[u8]| String::from_utf8_lossy(bytes).trim().to_string();
-    if out.status.success() {
-        Ok(said(&out.stdout))
-    } else {
-        Err(format!(
-            "the UNSAT proof {} was refused: {}{}",
-            proof.display(),
-            said(&out.stdout),
-            said(&out.stderr)
-        ))
+    let program = words
+        .next()
+        .ok_or_else(|| cannot("empty DRAT checker command".into()))?;
+    let mut run = std::process::Command::new(program);
+    run.args(words).arg(cnf).arg(proof);
+    if stop.is_some() {
+        // A group of its own, ended by us when `stop` rises; without a stop to watch it stays
+        // in ours, so an interrupt reaches it.
+        run.process_group(0);
     }
+    let child = run
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| cannot(format!("cannot run {command:?}: {e}")))?;
+    let (status, stdout, stderr, stopped) = wait_for_checker(child, stop)
+        .map_err(|e| cannot(format!("lost the checker {command:?}: {e}")))?;
+    let said = |bytes: &[u8]| String::from_utf8_lossy(bytes).trim().to_string();
+    let (out, err) = (said(&stdout), said(&stderr));
+    let no_verdict = |how: String| CheckError::NoVerdict {
+        proof: proof_name.clone(),
+        how,
+    };
+    match (status.code(), status.signal()) {
+        _ if stopped => Err(no_verdict("stopped by a stop request".into())),
+        (Some(0), _) => Ok(out),
+        (_, Some(signal)) => Err(no_verdict(format!("killed by signal {signal}"))),
+        (Some(3), _) => Err(no_verdict(format!("{out}{err}"))),
+        (Some(2), _) => Err(cannot(format!("{out}{err}"))),
+        _ => Err(CheckError::Refused {
+            proof: proof_name.clone(),
+            said: format!("{out}{err}"),
+        }),
+    }
+}
+
+/// Waits for a checker, reading its output as it runs (a full pipe would stall it), and ends
+/// its process group when `stop` rises. Returns its status, output, and whether it was ended.
+fn wait_for_checker(
+    mut child: std::process::Child,
+    stop: Option<&AtomicBool>,
+) -> std::io::Result<(std::process::ExitStatus, Vec<u8>, Vec<u8>, bool)> {
+    use std::io::Read;
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(
+        child
+            .stdout
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let stderr = drain(
+        child
+            .stderr
+            .take()
+            .map(|p| Box::new(p) as Box<dyn Read + Send>),
+    );
+    let group = child.id() as libc::pid_t;
+    let mut ended = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if !ended && stop.is_some_and(|s| s.load(Relaxed)) {
+            // SIGTERM to the group (the checker may be a wrapper's child), then SIGKILL to
+            // whatever is left of it after a grace period.
+            // SAFETY: kill(2) with a negative pid signals a process group, our child's own.
+            unsafe { libc::kill(-group, libc::SIGTERM) };
+            ended = true;
+            let grace = Instant::now() + Duration::from_secs(5);
+            while child.try_wait()?.is_none() && Instant::now() < grace {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+            continue;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = stdout.join().unwrap_or_default();
+    let err = stderr.join().unwrap_or_default();
+    Ok((status, out, err, ended))
 }
 
 fn varisat_lits(clause: &[i32]) -> Vec<varisat::Lit> {
@@ -575,4 +685,90 @@ pub fn check_varisat_proof(cnf: &Cnf, path: &std::path::Path) -> Result<String, 
         .check_proof(std::io::BufReader::new(file))
         .map_err(|e| format!("the UNSAT proof was refused: {e}"))?;
     Ok("varisat-checker".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checker command running the shell script `body` (which gets CNF and PROOF as $1 $2).
+    fn script(dir: &std::path::Path, body: &str) -> String {
+        let path = dir.join(format!("checker-{}.sh", body.len()));
+        std::fs::write(&path, body).unwrap();
+        format!("sh {}", path.display())
+    }
+
+    /// What a checker's exit says: 0 accepted (its line), 1 refused, 2 cannot check, 3 or a
+    /// signal no verdict. Why it matters: a checker killed by the signal that stops a run
+    /// read as a refusal would say a sound proof is wrong.
+    #[test]
+    fn a_checker_killed_or_stopped_gives_no_verdict_never_a_refusal() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cnf, proof) = (dir.path().join("x.cnf"), dir.path().join("x.drat"));
+        let check = |body: &str| check_drat_proof(&script(dir.path(), body), &cnf, &proof, None);
+        assert_eq!(check("echo accepted by me").unwrap(), "accepted by me");
+        assert!(matches!(
+            check("echo no; exit 1"),
+            Err(CheckError::Refused { .. })
+        ));
+        assert!(matches!(check("exit 2"), Err(CheckError::Cannot { .. })));
+        assert!(matches!(
+            check("echo killed; exit 3"),
+            Err(CheckError::NoVerdict { .. })
+        ));
+        let killed = check("kill -TERM $$");
+        assert!(
+            matches!(&killed, Err(CheckError::NoVerdict { how, .. }) if how.contains("signal 15")),
+            "{killed:?}"
+        );
+        // Output beyond a pipe's buffer does not stall it.
+        let long = check("head -c 1000000 /dev/zero | tr '\\0' x; echo; echo done >&2; exit 1");
+        assert!(matches!(long, Err(CheckError::Refused { .. })));
+    }
+
+    /// A stop ends a checker at once, with the child its wrapper started (a process group of
+    /// its own), and says so: no verdict.
+    #[test]
+    fn a_stop_ends_the_checker_and_its_children() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cnf, proof) = (dir.path().join("x.cnf"), dir.path().join("x.drat"));
+        let pid_file = dir.path().join("sleeper.pid");
+        let body = format!(
+            "sleep 60 & echo $! > {}; wait; echo accepted",
+            pid_file.display()
+        );
+        let command = script(dir.path(), &body);
+        let stop = AtomicBool::new(false);
+        let started = Instant::now();
+        let checked = std::thread::scope(|s| {
+            s.spawn(|| {
+                while !pid_file.exists() {
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                stop.store(true, Relaxed);
+            });
+            check_drat_proof(&command, &cnf, &proof, Some(&stop))
+        });
+        assert!(
+            matches!(&checked, Err(CheckError::NoVerdict { how, .. }) if how.contains("stop")),
+            "{checked:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(20));
+        // The wrapper's child is gone too: no process, or a zombie waiting to be reaped, within
+        // a few seconds (its own 60 would be far longer).
+        let sleeper = std::fs::read_to_string(&pid_file).unwrap();
+        let stat = format!("/proc/{}/stat", sleeper.trim());
+        let running = || {
+            std::fs::read_to_string(&stat).is_ok_and(|s| {
+                s.rsplit(')')
+                    .next()
+                    .is_some_and(|rest| !rest.starts_with(" Z"))
+            })
+        };
+        let waited = Instant::now();
+        while running() && waited.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!running(), "the sleep {} outlived the stop", sleeper.trim());
+    }
 }
