@@ -531,7 +531,7 @@ pub enum CheckError {
 /// would say that a solver's UNSAT proof is wrong.
 ///
 /// # Errors
-/// The checker's own line if it refuses the proof, or why it could not run.
+/// [`CheckError`]: a refusal (with the checker's own line), no verdict, or why it could not run.
 pub fn check_drat_proof(
     command: &str,
     cnf: &std::path::Path,
@@ -569,8 +569,9 @@ pub fn check_drat_proof(
         how,
     };
     match (status.code(), status.signal()) {
-        _ if stopped => Err(no_verdict("stopped by a stop request".into())),
+        // Accepted just before the stop reached it: a verdict all the same.
         (Some(0), _) => Ok(out),
+        _ if stopped => Err(no_verdict("stopped by a stop request".into())),
         (_, Some(signal)) => Err(no_verdict(format!("killed by signal {signal}"))),
         (Some(3), _) => Err(no_verdict(format!("{out}{err}"))),
         (Some(2), _) => Err(cannot(format!("{out}{err}"))),
