@@ -805,16 +805,7 @@ fn a_stop_request_ends_prove_chain_mid_rung() {
         .unwrap();
     std::thread::sleep(std::time::Duration::from_secs(10));
     crate::engine::send_signal(&child, "TERM");
-    let mut child = child;
-    let signalled = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if signalled.elapsed().as_secs() > 60 {
-            crate::engine::send_signal(&child, "KILL");
-            panic!("--prove-chain still running 60 s after SIGTERM");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    let done = child.wait_with_output().unwrap();
+    let done = crate::engine::output_within(child, 60);
     assert_eq!(done.status.code(), Some(130), "{done:?}");
     let ladder = ladder_json(&ladder_path);
     let chain_rungs = ladder["rungs"].as_array().unwrap().len();
@@ -861,24 +852,11 @@ fn a_stop_during_a_check_is_no_refusal() {
         .process_group(0)
         .spawn()
         .unwrap();
-    let waited = std::time::Instant::now();
-    while !started.exists() {
-        assert!(waited.elapsed().as_secs() < 60, "no check started");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    crate::engine::wait_for_file(&started, 60, "a check started");
     let group = format!("-{}", child.id());
     let sent = Command::new("kill").args(["-TERM", "--", &group]).status();
     assert!(sent.unwrap().success());
-    let signalled = std::time::Instant::now();
-    let mut child = child;
-    while child.try_wait().unwrap().is_none() {
-        if signalled.elapsed().as_secs() > 30 {
-            crate::engine::send_signal(&child, "KILL");
-            panic!("--prove-chain still running 30 s after SIGTERM");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let done = child.wait_with_output().unwrap();
+    let done = crate::engine::output_within(child, 30);
     let said = format!("{done:?}");
     assert_eq!(done.status.code(), Some(130), "{said}");
     assert!(!said.contains("refused"), "{said}");

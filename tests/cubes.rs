@@ -532,11 +532,7 @@ fn sigterm_saves_the_ledger_and_exits_130() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let started = std::time::Instant::now();
-    while !ledger.exists() {
-        assert!(started.elapsed().as_secs() < 120, "no ledger written");
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    crate::engine::wait_for_file(&ledger, 120, "a ledger written");
     std::thread::sleep(std::time::Duration::from_millis(300));
     crate::engine::send_signal(&child, "TERM");
     let out = child.wait_with_output().unwrap();

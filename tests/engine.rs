@@ -426,6 +426,29 @@ fn verify_command_checks_a_dump_and_names_a_wrong_value() {
 }
 
 /// Sends `signal` (a name `kill` knows: TERM, INT) to a child process.
+/// Waits until `path` exists, failing after `secs` with `what`.
+pub fn wait_for_file(path: &std::path::Path, secs: u64, what: &str) {
+    let started = std::time::Instant::now();
+    while !path.exists() {
+        assert!(started.elapsed().as_secs() < secs, "{what} within {secs} s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The output of `child` once it ends after a stop request; killed, and the test failed, when
+/// it is still running `secs` later.
+pub fn output_within(mut child: std::process::Child, secs: u64) -> std::process::Output {
+    let signalled = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if signalled.elapsed().as_secs() > secs {
+            send_signal(&child, "KILL");
+            panic!("still running {secs} s after the stop request");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
 pub fn send_signal(child: &std::process::Child, signal: &str) {
     let sent = Command::new("kill")
         .args([format!("-{signal}"), child.id().to_string()])
