@@ -567,29 +567,26 @@ fn check_and_remove(
     solve_seconds: f64,
     stop: &std::sync::atomic::AtomicBool,
 ) -> Result<Option<Checked>, String> {
-    use super::solve::CheckError;
     let (cnf_path, proof_path) = (Path::new(&note.cnf), Path::new(&note.proof));
     let proof_bytes = std::fs::metadata(proof_path).map_or(0, |m| m.len());
     let started = Instant::now();
     let mut lightened = false;
     // Lightening counts as checking: the checker then verifies the proof as it is.
     let checked = match (prover, &note.checked_by) {
-        (Prover::CadicalDrat { checker }, _) => super::drat::lighten(proof_path).map(|l| {
+        (Prover::CadicalDrat { checker }, _) => super::drat::lighten(proof_path).and_then(|l| {
             lightened = l.rewritten;
-            super::solve::check_drat_proof(checker, cnf_path, proof_path, Some(stop))
+            super::solve::check_drat_proof_unless_stopped(checker, cnf_path, proof_path, Some(stop))
+                .map_err(|e| e.to_string())
         }),
-        (Prover::Varisat, Some(by)) => Ok(Ok(by.clone())),
+        (Prover::Varisat, Some(by)) => Ok(Some(by.clone())),
         (Prover::Varisat, None) => Err("varisat's proof was not checked".into()),
     };
     let check_seconds = started.elapsed().as_secs_f64();
     let _ = std::fs::remove_file(proof_path);
     let _ = std::fs::remove_file(cnf_path);
-    let checked_by = match checked? {
-        Ok(by) => by,
-        Err(CheckError::NoVerdict { .. }) if stop.load(std::sync::atomic::Ordering::Relaxed) => {
-            return Ok(None);
-        }
-        Err(e) => return Err(e.to_string()),
+    // None: stopped before the checker's verdict.
+    let Some(checked_by) = checked? else {
+        return Ok(None);
     };
     Ok(Some(Checked {
         checked_by,

@@ -435,17 +435,18 @@ pub fn solve_with_proof_checked_by(
     })
     .map_err(|e| fail(e.to_string()))?;
     let checked_by = match (format, drat_checker) {
-        ("drat", Some(command)) => match check_drat_proof(command, &cnf_path, &proof_path, stop) {
-            Ok(by) => Some(by),
-            // Stopped by the caller before its verdict: no answer, as a solver stopped would
-            // give; the files would only take disk (gigabytes for a hard call).
-            Err(CheckError::NoVerdict { .. }) if stop.is_some_and(|s| s.load(Relaxed)) => {
+        ("drat", Some(command)) => {
+            let checked = check_drat_proof_unless_stopped(command, &cnf_path, &proof_path, stop)
+                .map_err(|e| fail(e.to_string()))?;
+            if checked.is_none() {
+                // No answer, as a solver stopped would give; the files would only take disk
+                // (gigabytes for a hard call).
                 let _ = std::fs::remove_file(&proof_path);
                 let _ = std::fs::remove_file(&cnf_path);
                 return Ok((Answer::Timeout, None));
             }
-            Err(e) => return Err(fail(e.to_string())),
-        },
+            checked
+        }
         _ => checked_by,
     };
     Ok((
@@ -579,6 +580,25 @@ pub fn check_drat_proof(
             proof: proof_name.clone(),
             said: format!("{out}{err}"),
         }),
+    }
+}
+
+/// [`check_drat_proof`], with a check that `stop` ended (or that died while `stop` was raised:
+/// the signal of a stop request can reach the checker first) as `None`: the call it checks is
+/// then unanswered, to be asked again, and never refused.
+///
+/// # Errors
+/// As [`check_drat_proof`], less the no-verdict of a stop.
+pub fn check_drat_proof_unless_stopped(
+    command: &str,
+    cnf: &std::path::Path,
+    proof: &std::path::Path,
+    stop: Option<&AtomicBool>,
+) -> Result<Option<String>, CheckError> {
+    match check_drat_proof(command, cnf, proof, stop) {
+        Ok(by) => Ok(Some(by)),
+        Err(CheckError::NoVerdict { .. }) if stop.is_some_and(|s| s.load(Relaxed)) => Ok(None),
+        Err(e) => Err(e),
     }
 }
 
