@@ -37,6 +37,7 @@ File format (text, DIMACS clause lines, so another solver can read it):
 */
 
 use super::Cnf;
+use super::solve::Answer;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -118,23 +119,9 @@ pub struct Carried {
     pub kept: usize,
     /// Its file.
     pub file: PathBuf,
-    /// Why the save after the call failed (a full disk, say), its earlier file left as it was.
+    /// Why the save after an answered call failed (a full disk, say), its earlier file left as
+    /// it was.
     pub unsaved: Option<crate::io::WriteError>,
-}
-
-impl Carried {
-    /// The failed save as an error when the call left no answer, since then its lemmas are
-    /// all it has to keep; after an answer, which the caller records, a lost save costs only
-    /// clauses no one needs again, so hours of solving are never thrown away for it.
-    ///
-    /// # Errors
-    /// [`CarryError::Write`] for a call without an answer whose save failed.
-    pub fn unsaved_unless(self, answered: bool) -> Result<Carried, CarryError> {
-        match self.unsaved {
-            Some(error) if !answered => Err(error.into()),
-            _ => Ok(self),
-        }
-    }
 }
 
 /// A lemma file that could not be read before a call, or written after it.
@@ -152,15 +139,17 @@ pub enum CarryError {
 /// carries lemmas (a period question, a rung or piece of a ladder).
 ///
 /// # Errors
-/// A damaged file of the store (nothing is solved). A failed last save is no error here: the
-/// answer is returned with it ([`Carried::unsaved`]), for the caller to weigh
-/// ([`Carried::unsaved_unless`]).
-pub fn carrying<T>(
+/// A damaged file of the store (nothing is solved), or the last save of a call left without an
+/// answer (a timeout), whose lemmas are all it has to keep. After an answer (or a solver's
+/// failure, reported as such) a failed save is no error: the answer comes back with it
+/// ([`Carried::unsaved`]), since the clauses lost are ones no one needs again, and hours of
+/// solving are never thrown away for them.
+pub fn carrying<E>(
     store: &LemmaStore,
     seed: u64,
     every: Duration,
-    solve: impl FnOnce(&Carry) -> T,
-) -> Result<(T, Carried), CarryError> {
+    solve: impl FnOnce(&Carry) -> Result<Answer, E>,
+) -> Result<(Result<Answer, E>, Carried), CarryError> {
     let (given, own) = store.load(seed)?;
     let carry = Carry::new(given);
     let answer = std::thread::scope(|scope| {
@@ -171,12 +160,16 @@ pub fn carrying<T>(
         drop(running);
         answer
     });
-    let saved = store.save(seed, own, carry.learned());
+    let (kept, unsaved) = match store.save(seed, own, carry.learned()) {
+        Ok(kept) => (kept, None),
+        Err(error) if matches!(answer, Ok(Answer::Timeout)) => return Err(error.into()),
+        Err(error) => (0, Some(error)),
+    };
     let carried = Carried {
         given: carry.given.len(),
-        kept: *saved.as_ref().unwrap_or(&0),
+        kept,
         file: store.path(seed),
-        unsaved: saved.err(),
+        unsaved,
     };
     Ok((answer, carried))
 }
@@ -375,25 +368,30 @@ mod tests {
         let dir = root.path().join("lemmas");
         std::fs::create_dir(&dir).unwrap();
         let store = LemmaStore::new(&dir, "toy", &cnf);
-        let learn = |carry: &Carry| carry.learn(vec![a]);
+        let every = Duration::from_secs(600);
+        let learn = |carry: &Carry| {
+            carry.learn(vec![a]);
+            Ok::<Answer, ()>(Answer::Unsat)
+        };
         // The folder kept: the file holds the clause, and nothing failed.
-        let (_, carried) = carrying(&store, 0, Duration::from_secs(600), learn).unwrap();
+        let (_, carried) = carrying(&store, 0, every, learn).unwrap();
         assert_eq!((carried.kept, carried.unsaved.is_none()), (1, true));
         assert_eq!(store.load(1).unwrap().0, vec![vec![a]]);
         // The folder removed while the call runs: the answer comes back, the save's failure
-        // with it.
-        let gone = |carry: &Carry| {
-            std::fs::remove_dir_all(&dir).unwrap();
-            carry.learn(vec![b]);
-            "answer"
+        // with it; a call without one fails on it.
+        let gone = |answer: Answer| {
+            let dir = &dir;
+            move |carry: &Carry| {
+                std::fs::remove_dir_all(dir).unwrap();
+                carry.learn(vec![b]);
+                Ok::<Answer, ()>(answer)
+            }
         };
-        let (answer, carried) = carrying(&store, 0, Duration::from_secs(600), gone).unwrap();
-        assert_eq!((answer, carried.kept), ("answer", 0));
+        let (answer, carried) = carrying(&store, 0, every, gone(Answer::Unsat)).unwrap();
+        assert_eq!((answer, carried.kept), (Ok(Answer::Unsat), 0));
         assert!(carried.unsaved.is_some(), "{carried:?}");
-        let answered = carried.unsaved_unless(true).unwrap();
-        assert!(matches!(
-            answered.unsaved_unless(false),
-            Err(CarryError::Write(_))
-        ));
+        std::fs::create_dir(&dir).unwrap();
+        let timed_out = carrying(&store, 0, every, gone(Answer::Timeout));
+        assert!(matches!(timed_out, Err(CarryError::Write(_))));
     }
 }

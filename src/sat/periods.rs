@@ -772,9 +772,6 @@ impl Problem {
             super::lemmas::carrying(&store, self.seed, self.lemma_every, |c| {
                 self.solve_carrying(solver, e, timeout, p, stop, Some(c))
             })?;
-        // A solver failure is reported as such, whatever became of the save.
-        let answered = !matches!(answer, Ok(Answer::Timeout));
-        let carried = carried.unsaved_unless(answered)?;
         result.lemmas.push(LemmaNote {
             question: question.to_string(),
             carried: carried.given,

@@ -99,9 +99,9 @@ pub fn climb(
             true => ladder.refuted_below().unwrap_or(0),
             false => 0,
         };
-        let units = band_units(e, Band { from, below }, run.largest_first)?;
+        let band = Band { from, below };
+        let units = band_units(e, band, run.largest_first)?;
         if run.pieces && run.largest_first {
-            let band = Band { from, below };
             if rung_in_pieces(run, ladder, band, &units, check, after_rung)? == RungAnswer::Timeout
             {
                 break;
@@ -376,13 +376,9 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
     let (answer, carried) = crate::sat::lemmas::carrying(&store, run.seed.into(), every, ask)
         .map_err(|e| e.to_string())?;
     let answer = answer?;
-    let answered = !matches!(answer, Answer::Timeout);
-    let carried = carried
-        .unsaved_unless(answered)
-        .map_err(|e| e.to_string())?;
     // An answered call is never asked again (the ladder keeps its answer), so its file would
     // only take disk: up to 2^20 clauses, about 30 MB, per piece.
-    if answered {
+    if !matches!(answer, Answer::Timeout) {
         let _ = std::fs::remove_file(&carried.file);
     }
     Ok(Asked {
