@@ -517,6 +517,16 @@ struct BoundsArgs {
         requires = "lemmas"
     )]
     lemmas_every: f64,
+    /// Climb nothing: fold this copy of the ladder, from another machine, into the ladder
+    /// (its checked proofs into the same bands here, its tries this one lacks appended, a try
+    /// it went on with taken in its later state; refused if both went on with the same try),
+    /// then merge what the ladder answers into the periods file.
+    #[arg(
+        long,
+        value_name = "LADDER",
+        conflicts_with_all = ["prove_chain", "proof_dir", "pieces", "incremental", "lemmas"]
+    )]
+    merge: Option<PathBuf>,
     /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].
     #[arg(long)]
     ladder: Option<PathBuf>,

@@ -1486,3 +1486,189 @@ fn the_halves_of_pieces_prove_a_band() {
         );
     }
 }
+
+/// A committed ladder of Officers' period `p` (third-party-checked proofs, campaigns' tries).
+fn committed_ladder(p: usize) -> Json {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers");
+    ladder_json(&committed.join(format!("bounds-p{p}-feasible.json")))
+}
+
+/// Writes `ours` and `theirs` as ladders of p = `p` in `dir`, and runs `sat bounds --merge`
+/// of theirs into ours: the run, and the path of ours.
+fn merge_ladders(
+    dir: &Path,
+    p: usize,
+    ours: &Json,
+    theirs: &Json,
+) -> (std::process::Output, std::path::PathBuf) {
+    let (ours_path, theirs_path) = (dir.join("ours.json"), dir.join("theirs.json"));
+    std::fs::write(&ours_path, ours.to_string()).unwrap();
+    std::fs::write(&theirs_path, theirs.to_string()).unwrap();
+    let out = dir.join("periods.json");
+    let p = p.to_string();
+    let run = grundy(&[
+        "sat",
+        "bounds",
+        "officers",
+        "--p",
+        &p,
+        "--merge",
+        theirs_path.to_str().unwrap(),
+        "--ladder",
+        ours_path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    (run, ours_path)
+}
+
+/// The rungs of a ladder as a multiset: each rung's JSON with its pieces in order of value,
+/// sorted (a merge may put pieces, and tries taken from the other copy, in another order).
+fn rung_multiset(ladder: &Json) -> Vec<String> {
+    let mut rungs: Vec<String> = (ladder["rungs"].as_array().unwrap().iter())
+        .map(|r| {
+            let mut r = r.clone();
+            if let Some(pieces) = r.get_mut("pieces").and_then(Json::as_array_mut) {
+                pieces.sort_by_key(|piece| (piece["top"].as_u64(), piece["half"].to_string()));
+            }
+            r.to_string()
+        })
+        .collect();
+    rungs.sort();
+    rungs
+}
+
+/// Keeps the pieces of every rung whose place in its list has parity `parity`, and drops the
+/// proofs of rungs in pieces (and, with `whole`, of whole rungs too).
+fn with_half_the_proofs(ladder: &Json, parity: usize, whole: bool) -> Json {
+    let mut ladder = ladder.clone();
+    for rung in ladder["rungs"].as_array_mut().unwrap() {
+        let rung = rung.as_object_mut().unwrap();
+        let pieced = rung.contains_key("pieces");
+        if let Some(pieces) = rung.get_mut("pieces").and_then(Json::as_array_mut) {
+            let mut place = 0;
+            pieces.retain(|_| {
+                place += 1;
+                place % 2 == parity
+            });
+        }
+        if pieced || whole {
+            rung.remove("proof");
+        }
+    }
+    ladder
+}
+
+/// `--merge`: two copies of p = 27's committed ladder, each with half of the checked proofs of
+/// pieces and one with the whole rung's proof, fold into the committed ladder: every rung of
+/// the chain proved, by the same pieces and notes (bands closed from the pieces). Mutations:
+/// no band closed; a whole rung's proof not taken; pieces not taken.
+#[test]
+fn a_merge_takes_the_checked_proofs_of_another_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let committed = committed_ladder(27);
+    let ours = with_half_the_proofs(&committed, 0, true);
+    let theirs = with_half_the_proofs(&committed, 1, false);
+    assert_ne!(rung_multiset(&ours), rung_multiset(&committed));
+    let (run, ours_path) = merge_ladders(dir.path(), 27, &ours, &theirs);
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout.contains("6 of the 6 rungs it rests on with a checked proof"),
+        "{stdout}"
+    );
+    assert_eq!(
+        rung_multiset(&ladder_json(&ours_path)),
+        rung_multiset(&committed)
+    );
+}
+
+/// `--merge` of tries: p = 39's committed ladder, where ours lacks one try and holds the band
+/// in pieces at an earlier state (one piece, fewer seconds), becomes the committed ladder:
+/// the try appended, the band taken in its later state, nothing counted twice. Merging again
+/// changes nothing. Mutations: the earlier state kept beside the later; a try held here
+/// appended again.
+#[test]
+fn a_merge_appends_new_tries_and_takes_a_try_gone_on_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let committed = committed_ladder(39);
+    let mut ours = committed.clone();
+    let rungs = ours["rungs"].as_array_mut().unwrap();
+    let last = rungs.last_mut().unwrap();
+    assert_eq!(last["answer"], "timeout");
+    assert!(last["pieces"].as_array().unwrap().len() >= 2, "{last}");
+    last["pieces"].as_array_mut().unwrap().truncate(1);
+    last["seconds"] = serde_json::json!(last["seconds"].as_f64().unwrap() / 2.0);
+    // A try of its own (a whole band without an answer), not the last.
+    let whole_try = (rungs.iter())
+        .rposition(|r| r["answer"] == "timeout" && r.get("pieces").is_none())
+        .unwrap();
+    rungs.remove(whole_try);
+    let (run, ours_path) = merge_ladders(dir.path(), 39, &ours, &committed);
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        stdout.contains("1 tries added, 1 taken in their later state"),
+        "{stdout}"
+    );
+    let merged = ladder_json(&ours_path);
+    assert_eq!(rung_multiset(&merged), rung_multiset(&committed));
+    let (again, _) = merge_ladders(dir.path(), 39, &merged, &committed);
+    assert!(again.status.success(), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stdout).contains("nothing new"));
+    assert_eq!(ladder_json(&ours_path), merged);
+}
+
+/// Two copies that both went on with the same try in pieces: the merge is refused in one line
+/// (its seconds would count twice), and our ladder stays as it was, byte for byte.
+#[test]
+fn a_merge_of_two_copies_gone_on_with_one_try_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let committed = committed_ladder(39);
+    let gone_on = |top: u64, seconds: f64| {
+        let mut ladder = committed.clone();
+        let last = ladder["rungs"].as_array_mut().unwrap().last_mut().unwrap();
+        let piece = serde_json::json!({"top": top, "seconds": seconds});
+        last["pieces"].as_array_mut().unwrap().push(piece);
+        last["seconds"] = serde_json::json!(last["seconds"].as_f64().unwrap() + seconds);
+        ladder
+    };
+    let (ours, theirs) = (gone_on(196, 100.0), gone_on(197, 200.0));
+    let (run, ours_path) = merge_ladders(dir.path(), 39, &ours, &theirs);
+    let line = failed_in_one_line(&run, "a merge of two copies gone on");
+    assert!(line.contains("went on with the same try"), "{line}");
+    assert_eq!(
+        std::fs::read_to_string(&ours_path).unwrap(),
+        ours.to_string()
+    );
+}
+
+/// Bad input to `--merge`, one line and a non-zero exit each, our ladder unchanged: a ladder of
+/// another period, a file that is not there, a pattern that fails the witness check, and
+/// `--merge` with options of a climb.
+#[test]
+fn a_merge_refuses_a_ladder_it_cannot_take() {
+    let dir = tempfile::tempdir().unwrap();
+    let ours = committed_ladder(39);
+    let (run, ours_path) = merge_ladders(dir.path(), 39, &ours, &committed_ladder(37));
+    let line = failed_in_one_line(&run, "a merge of p = 37 into p = 39");
+    assert!(line.contains("p = 37"), "{line}");
+    let mut forged = ours.clone();
+    forged["pattern"] = serde_json::json!(vec![1; 39]);
+    let (run, _) = merge_ladders(dir.path(), 39, &ours, &forged);
+    let line = failed_in_one_line(&run, "a merge of a forged pattern");
+    assert!(line.contains("pattern"), "{line}");
+    assert_eq!(
+        std::fs::read_to_string(&ours_path).unwrap(),
+        ours.to_string()
+    );
+    let ours_arg = ours_path.to_str().unwrap();
+    let missing = dir.path().join("missing.json");
+    let args = [&P39_BOUNDS[..], &["--ladder", ours_arg, "--merge"]].concat();
+    let line = fails_with_one_line(&[&args[..], &[missing.to_str().unwrap()]].concat());
+    assert!(line.contains("missing.json"), "{line}");
+    let line = fails_with_one_line(&[&args[..], &[ours_arg, "--pieces"]].concat());
+    assert!(line.contains("--pieces"), "{line}");
+}
+
+const P39_BOUNDS: [&str; 5] = ["sat", "bounds", "officers", "--p", "39"];

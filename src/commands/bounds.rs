@@ -30,6 +30,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         threads,
         lemmas,
         lemmas_every,
+        merge,
         ladder,
         out,
         values,
@@ -65,6 +66,11 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         && let Err(reason) = q.check_pattern(pattern)
     {
         bail!("{}: its pattern fails: {reason}", path.display());
+    }
+    if let Some(other) = merge {
+        merge_ladder(&q, &mut ladder, &other, &path)?;
+        say_and_merge(&q, &ladder, &path)?;
+        return Ok(ExitCode::SUCCESS);
     }
     let proof_stem = proof_dir.map(|dir| file_stem(&q, &dir)).transpose()?;
     let lemma_stem = lemmas.map(|dir| file_stem(&q, &dir)).transpose()?;
@@ -103,6 +109,36 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--merge`: folds the ladder at `other` (a copy from another machine) into `ladder`, saved at
+/// `path` if anything changed, and says what changed.
+fn merge_ladder(
+    q: &Question,
+    ladder: &mut Ladder,
+    other: &std::path::Path,
+    path: &std::path::Path,
+) -> Result<()> {
+    let Some(theirs) = Ladder::read(other)? else {
+        bail!("{}: no such ladder to merge", other.display());
+    };
+    let banded = banded_encoding(q)?;
+    // Proof notes name files as `--prove-chain` would; only the file name is kept.
+    let stem = std::path::PathBuf::from(format!("{}-p{}-{}", q.game.slug(), q.p, q.name()));
+    let check = |pattern: &[grundy::values::Value]| q.check_pattern(pattern);
+    let merged = ladder
+        .merge_from(
+            &theirs,
+            banded.as_ref().unwrap_or(&q.encoding),
+            &stem,
+            &check,
+        )
+        .map_err(|reason| anyhow::anyhow!("{}: {reason}", other.display()))?;
+    if !merged.is_empty() {
+        ladder.save(path)?;
+    }
+    println!("merged {}: {merged}", other.display());
+    Ok(())
 }
 
 /// Says where the ladder at `path` stands (and its pattern, checked), and merges what it

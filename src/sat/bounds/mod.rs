@@ -53,9 +53,11 @@ use crate::values::Value;
 
 mod chain;
 mod climb;
+mod merge;
 
 pub use chain::{ChainCall, ChainProofs, ProveChain, chain_calls, prove_chain};
 pub use climb::{Climb, Step, climb};
+pub use merge::Merged;
 
 /// Riley's bound: every value below 512 (the encoding's bytes hold no more).
 pub const WHOLE_QUESTION: Value = 512;

@@ -1,0 +1,254 @@
+//! Folding another machine's copy of a ladder into this one (`grundy sat bounds --merge`).
+//!
+//! Why: the pieces of a band, and their proofs, are independent calls, so a campaign spreads
+//! them over machines: a lent machine with 16 cores runs `--prove-chain --pieces --jobs 16` on
+//! a copy of the ladder while this one goes on with its own. What a copy learned is of two
+//! kinds, merged by different rules.
+//!
+//! - **Facts**: a checked DRAT proof of a band's CNF, or of a piece of it. The CNF is fixed by
+//!   the question's encoding (the two ladders' fingerprints must agree), the band, and where
+//!   the largest value sits, so a checked proof from the other copy proves the same band here,
+//!   whichever try it came from. It goes into every refuted rung of that band here that lacks
+//!   it, and [`Rung::close_pieces`] closes a band whose checked pieces now cover it.
+//! - **Tries**: a rung's record of one attempt (answer, seconds, pieces refuted). A try of the
+//!   other copy that this one holds (the same record, whatever proofs either added) stays as
+//!   it is here; a try the other copy went on with (in pieces: every piece of ours, and more
+//!   seconds) replaces ours, moved to the end as a run moves the try it goes on with; a try
+//!   this copy went on with stays; any other is appended. When both copies went on with the
+//!   same try (a piece in common, and each with something the other lacks), the seconds of
+//!   their common part cannot be told apart, so the merge is refused rather than count them
+//!   twice or drop some.
+//!
+//! Nothing is taken on trust beyond what a ladder already records: a pattern of the other copy
+//! is witness-checked before it is kept, and proofs carry their checker's name as they did
+//! there.
+
+use std::path::Path;
+
+use super::{Ladder, ProofPiece, Rung, RungAnswer};
+use crate::sat::encode::PeriodEncoding;
+use crate::values::Value;
+
+/// What [`Ladder::merge_from`] changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Merged {
+    /// Tries of the other copy appended here.
+    pub tries_added: usize,
+    /// Tries here replaced by the other copy's later state of them.
+    pub tries_went_on: usize,
+    /// Checked proofs of whole rungs taken.
+    pub rung_proofs: usize,
+    /// Checked proofs of pieces (or halves) taken.
+    pub piece_proofs: usize,
+    /// Rungs whose checked pieces cover their band now, closed by the merge.
+    pub rungs_closed: usize,
+    /// The other copy's pattern was taken (checked, with a smaller largest value or none here).
+    pub pattern_taken: bool,
+}
+
+impl Merged {
+    /// Whether the merge changed nothing.
+    pub fn is_empty(&self) -> bool {
+        *self == Merged::default()
+    }
+}
+
+impl std::fmt::Display for Merged {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.is_empty() {
+            return write!(f, "nothing new");
+        }
+        write!(
+            f,
+            "{} tries added, {} taken in their later state; {} checked proofs of rungs and {} of \
+             pieces taken, {} rungs closed by their pieces",
+            self.tries_added,
+            self.tries_went_on,
+            self.rung_proofs,
+            self.piece_proofs,
+            self.rungs_closed
+        )?;
+        if self.pattern_taken {
+            write!(f, "; its pattern taken")?;
+        }
+        Ok(())
+    }
+}
+
+/// How a try of the other copy stands to the tries here ([`Ladder::merge_from`]).
+enum TryHere {
+    /// Held here already (or here in a later state).
+    Held,
+    /// Here in an earlier state, at this index.
+    Earlier(usize),
+    /// Not here.
+    New,
+}
+
+impl Ladder {
+    /// Folds `other`, a copy of this ladder's question from another machine, into this one
+    /// (the rules are in this module's doc). `largest_first` is the bands' encoding (to close
+    /// bands by their pieces), `proof_stem` names their proof notes as `--prove-chain` would,
+    /// and `check` witness-checks the other copy's pattern.
+    ///
+    /// # Errors
+    /// A line, with this ladder unchanged, if `other` is of another question or encoding, if
+    /// both copies went on with the same try, or if its pattern fails the check.
+    pub fn merge_from(
+        &mut self,
+        other: &Ladder,
+        largest_first: &PeriodEncoding,
+        proof_stem: &Path,
+        check: &dyn Fn(&[Value]) -> Result<(), String>,
+    ) -> Result<Merged, String> {
+        if let Some(reason) = other.refuses(self) {
+            return Err(format!("the other ladder is {reason}"));
+        }
+        let mut merged = self.clone();
+        let mut done = Merged::default();
+        for theirs in &other.rungs {
+            match merged.try_here(theirs)? {
+                TryHere::Held => {}
+                TryHere::Earlier(index) => {
+                    merged.rungs.remove(index);
+                    merged.rungs.push(theirs.clone());
+                    done.tries_went_on += 1;
+                }
+                TryHere::New => {
+                    merged.rungs.push(theirs.clone());
+                    done.tries_added += 1;
+                }
+            }
+        }
+        for rung in merged.rungs.iter_mut() {
+            rung.take_proofs_from(other, largest_first, proof_stem, &mut done);
+        }
+        if let Some(pattern) = &other.pattern {
+            let largest = pattern.iter().copied().max();
+            if merged
+                .largest_in_pattern()
+                .is_none_or(|m| Some(m) > largest)
+            {
+                check(pattern).map_err(|reason| format!("the other ladder's pattern: {reason}"))?;
+                merged.pattern = Some(pattern.clone());
+                done.pattern_taken = true;
+            }
+        }
+        *self = merged;
+        Ok(done)
+    }
+
+    /// How the other copy's try `theirs` stands to the tries here.
+    fn try_here(&self, theirs: &Rung) -> Result<TryHere, String> {
+        let same_band = || (self.rungs.iter().enumerate()).filter(|(_, r)| r.same_band(theirs));
+        if same_band().any(|(_, r)| r.same_record(theirs) || theirs.went_on_into(r)) {
+            return Ok(TryHere::Held);
+        }
+        if let Some((index, _)) = same_band().find(|(_, r)| r.went_on_into(theirs)) {
+            return Ok(TryHere::Earlier(index));
+        }
+        if let Some((_, r)) = same_band().find(|(_, r)| r.shares_a_piece(theirs)) {
+            return Err(format!(
+                "both ladders went on with the same try of the band {}..{} ({:.0} s here, {:.0} s \
+                 there, each with pieces the other lacks): its seconds would count twice; merge \
+                 that rung by hand",
+                r.from, r.below, r.seconds, theirs.seconds
+            ));
+        }
+        Ok(TryHere::New)
+    }
+}
+
+impl Rung {
+    /// The same band, asked with the same rotation: the same CNF.
+    fn same_band(&self, other: &Rung) -> bool {
+        (self.from, self.below, self.largest_first)
+            == (other.from, other.below, other.largest_first)
+    }
+
+    /// The same record of a try, whatever proofs either copy gave it since: proofs change
+    /// nothing but `proof` and `pieces` (a proof of a piece replaces the piece), and a try
+    /// that went on has more seconds.
+    fn same_record(&self, other: &Rung) -> bool {
+        let record = |r: &Rung| {
+            let Rung {
+                from,
+                below,
+                largest_first,
+                threads,
+                answer,
+                seconds,
+                proof: _,
+                cubes,
+                preset,
+                pieces: _,
+                lemmas,
+                cut,
+            } = r.clone();
+            let tried = (from, below, largest_first, threads, answer);
+            (tried, seconds.to_bits(), (cubes, preset, lemmas, cut))
+        };
+        record(self) == record(other)
+    }
+
+    /// Whether `later` is this try gone on with: this one had no answer, with pieces refuted
+    /// (only such a try is gone on with), and `later` refutes each of them and ran longer.
+    fn went_on_into(&self, later: &Rung) -> bool {
+        self.same_band(later)
+            && self.answer == RungAnswer::Timeout
+            && !self.pieces.is_empty()
+            && later.seconds > self.seconds
+            && (self.pieces.iter()).all(|p| later.covers(p.top) || later.has_piece(p.top, p.half))
+    }
+
+    /// Whether the two tries hold one piece exactly alike: a try they both went on from.
+    fn shares_a_piece(&self, other: &Rung) -> bool {
+        (self.pieces.iter()).any(|p| other.pieces.contains(p))
+    }
+
+    /// Takes the other copy's checked proofs of this rung's band, if this rung is refuted and
+    /// has none: pieces first (closing the band once they cover it), then a whole rung's proof.
+    /// Bands answered by cube campaigns are left (their certificate is a file of its own).
+    fn take_proofs_from(
+        &mut self,
+        other: &Ladder,
+        largest_first: &PeriodEncoding,
+        proof_stem: &Path,
+        done: &mut Merged,
+    ) {
+        if self.answer != RungAnswer::Unsat || self.has_checked_proof() || self.cubes.is_some() {
+            return;
+        }
+        let theirs: Vec<&Rung> = (other.rungs.iter())
+            .filter(|t| t.answer == RungAnswer::Unsat && t.cubes.is_none() && t.same_band(self))
+            .collect();
+        for piece in theirs.iter().flat_map(|t| &t.pieces) {
+            if self.take_checked_piece(piece) {
+                done.piece_proofs += 1;
+            }
+        }
+        if self.largest_first && self.close_pieces(largest_first, proof_stem) {
+            done.rungs_closed += 1;
+            return;
+        }
+        if let Some(t) = theirs.iter().find(|t| t.has_checked_proof()) {
+            self.proof = t.proof.clone();
+            done.rung_proofs += 1;
+        }
+    }
+
+    /// Takes `piece` if it has a checked proof that this rung lacks; a whole piece replaces
+    /// every piece of its value here, as `--prove-chain` does, a half replaces that half.
+    fn take_checked_piece(&mut self, piece: &ProofPiece) -> bool {
+        let checked = |p: &ProofPiece| p.proof.as_ref().is_some_and(|n| n.checked_by.is_some());
+        let held = |p: &ProofPiece| p.top == piece.top && p.half == piece.half && checked(p);
+        if !checked(piece) || self.has_checked_piece(piece.top) || self.pieces.iter().any(held) {
+            return false;
+        }
+        let replaced =
+            |p: &ProofPiece| p.top == piece.top && (piece.half.is_none() || p.half == piece.half);
+        self.pieces.retain(|p| !replaced(p));
+        self.pieces.push(piece.clone());
+        true
+    }
+}
