@@ -4,7 +4,8 @@
 #
 # Usage: check_drat_rate.sh CNF PROOF. Prints one line; exit 0 when rate verifies the proof, 1
 # when it refuses it, 2 when rate is missing, 3 when rate was killed by a signal before its
-# verdict (a stop request, the out-of-memory killer: no verdict, not a refusal). The command
+# verdict (a stop request, the out-of-memory killer: no verdict, not a refusal) or this wrapper
+# was sent TERM, INT or HUP (it ends rate first; grundy sends TERM when it ends). The command
 # rate is found on PATH, or set RATE to its path. For `grundy sat --proof-dir` and `grundy sat cubes --certify`:
 #   GRUNDY_DRAT_CHECKER="sh encodings/check_drat_rate.sh"
 rate=${RATE:-rate}
@@ -16,8 +17,18 @@ if [ $# -ne 2 ]; then
     echo "usage: check_drat_rate.sh CNF PROOF" >&2
     exit 2
 fi
-out=$("$rate" "$1" "$2" 2>&1)
+# rate runs in the background so that a TERM to this wrapper (grundy ended, or a stop request
+# sent to it alone) ends rate too: a shell runs its trap only once a foreground command ends,
+# but a trapped signal cuts `wait` short.
+log=$(mktemp) || exit 2
+"$rate" "$1" "$2" > "$log" 2>&1 &
+pid=$!
+trap 'kill -TERM $pid 2>/dev/null; rm -f "$log"; echo "rate was stopped before its verdict"; exit 3' TERM INT HUP
+wait $pid
 status=$?
+trap - TERM INT HUP
+out=$(cat "$log")
+rm -f "$log"
 if [ $status -eq 0 ] && printf '%s\n' "$out" | grep -qx 's VERIFIED'; then
     "$rate" --version | head -n 1
     exit 0

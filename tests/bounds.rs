@@ -874,6 +874,63 @@ fn a_stop_during_a_check_is_no_refusal() {
     assert!(left.is_empty(), "{left:?}");
 }
 
+/// grundy killed outright (SIGKILL, to it alone) mid-check: no stop reaches its checker, which
+/// must end all the same, the rate wrapper and the rate it started (a stand-in that records
+/// its pid and sleeps). Before, both ran on after grundy, for as long as rate would take.
+#[test]
+fn a_checker_ends_when_grundy_is_killed_outright() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let climb = ["--from", "8", "--step", "8", "--to", "16", "--out", &out];
+    assert!(grundy(&[&P4_BOUNDS[..], &climb].concat()).status.success());
+    let rate_pid = dir.path().join("rate.pid");
+    let rate = dir.path().join("rate");
+    let body = format!(
+        "#!/bin/sh\necho $$ > {}\nexec sleep 120\n",
+        rate_pid.display()
+    );
+    std::fs::write(&rate, body).unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(&rate, mode).unwrap();
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings/check_drat_rate.sh");
+    let proofs = dir.path().join("proofs").display().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(P4_BOUNDS)
+        .args(["--prove-chain", "--proof-dir", &proofs, "--out", &out])
+        .env(
+            grundy::sat::solve::DRAT_CHECKER_VAR,
+            format!("sh {}", wrapper.display()),
+        )
+        .env("RATE", &rate)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    crate::engine::wait_for_file(&rate_pid, 60, "a check started");
+    let pid = std::fs::read_to_string(&rate_pid)
+        .unwrap()
+        .trim()
+        .to_string();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    // Gone, or a zombie its new parent has not reaped yet.
+    let alive = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|s| !s.trim_start().starts_with('Z'))
+        })
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while alive() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    if alive() {
+        let _ = Command::new("kill").arg(&pid).status();
+        panic!("rate (pid {pid}) ran on after grundy was killed");
+    }
+}
+
 /// `--prove-chain --jobs 3` proves the rungs of a chain side by side (their checkers are seen
 /// running at once), each proof accepted by rate (or dratify); a forged UNSAT rung among them
 /// is still caught in one line, and the ladder read back is whole.

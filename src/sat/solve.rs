@@ -556,6 +556,7 @@ pub fn check_drat_proof(
         // in ours, so an interrupt reaches it.
         run.process_group(0);
     }
+    end_with_this_process(&mut run);
     let child = run
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -581,6 +582,37 @@ pub fn check_drat_proof(
             said: format!("{out}{err}"),
         }),
     }
+}
+
+/// Has the child `run` starts sent SIGTERM when this thread ends (Linux: `PR_SET_PDEATHSIG`),
+/// above all when grundy is killed outright (SIGKILL, the out-of-memory killer), where no stop
+/// reaches it: a checker left behind would run on for an hour, holding a CPU and gigabytes of
+/// proof on disk. The thread that starts a checker waits for it, so it never ends first. A
+/// wrapper passes the signal on (`encodings/check_drat_rate.sh` ends rate).
+fn end_with_this_process(run: &mut std::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let parent = std::process::id() as libc::pid_t;
+        // SAFETY: prctl(2) and getppid(2) are async-signal-safe, and the closure touches no
+        // memory of the parent beyond a copied integer.
+        unsafe {
+            run.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                // Ended between the fork and the prctl: the signal will never come.
+                if libc::getppid() != parent {
+                    return Err(std::io::Error::other(
+                        "grundy ended before its checker started",
+                    ));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = run;
 }
 
 /// [`check_drat_proof`], with a check that `stop` ended (or that died while `stop` was raised:
