@@ -3,7 +3,8 @@
 # checker in Rust by a third party (Johannes Altmanninger), independent of the solver.
 #
 # Usage: check_drat_rate.sh CNF PROOF. Prints one line; exit 0 when rate verifies the proof, 1
-# when it refuses it, 2 when rate is missing, 3 when rate was killed by a signal before its
+# when it refuses it (rate's `s NOT VERIFIED`), 2 when rate is missing or gave no verdict (a file
+# it cannot open, a crash), 3 when rate was killed by a signal before its
 # verdict (a stop request, the out-of-memory killer: no verdict, not a refusal) or this wrapper
 # was sent TERM, INT or HUP (it ends rate first; grundy sends TERM when it ends). The command
 # rate is found on PATH, or set RATE to its path. For `grundy sat --proof-dir` and `grundy sat cubes --certify`:
@@ -37,7 +38,14 @@ if [ $status -gt 128 ]; then
     echo "rate was killed by signal $((status - 128)) before its verdict"
     exit 3
 fi
+# A refusal is rate's own verdict, never an exit code alone: rate exits 2 on a file it cannot
+# open, and a crash (a panic exits 101) says nothing about the proof.
+if ! printf '%s\n' "$out" | grep -qx 's NOT VERIFIED'; then
+    said=$(printf '%s\n' "$out" | grep -v '^c ' | grep -v '^$' | tail -n 1)
+    echo "rate gave no verdict (exit $status): ${said:-no output}"
+    exit 2
+fi
 # rate's own reason: its last comment line before the verdict.
 reason=$(printf '%s\n' "$out" | grep '^c ' | grep -v ':  ' | tail -n 1 | sed 's/^c //')
-echo "refused by rate (exit $status): ${reason:-no verdict}"
+echo "refused by rate (exit $status): ${reason:-no reason given}"
 exit 1

@@ -1670,4 +1670,33 @@ fn the_rate_wrapper_tells_a_killed_rate_from_a_refusal() {
         matches!(&by, Err(CheckError::NoVerdict { how, .. }) if how.contains("signal 9")),
         "{by:?}"
     );
+    // rate's own exits without a verdict: a file it cannot open (2, as rate 0.3.0 does), a
+    // panic (101). Before, the wrapper called every failure a refusal.
+    for (name, code) in [("unopened", 2), ("panicked", 101)] {
+        let body = format!("echo 'cannot open file: No such file or directory'; exit {code}");
+        let (exit, by) = wrap(name, &body);
+        assert_eq!(exit, Some(2), "{name}");
+        assert!(
+            matches!(&by, Err(CheckError::Cannot { said, .. }) if said.contains("cannot open")),
+            "{by:?}"
+        );
+    }
+}
+
+/// The dratify wrapper reads a proof it cannot open as no verdict (exit 2), not as Python's
+/// exit 1 for an uncaught error, which grundy would read as a refusal.
+#[test]
+fn the_dratify_wrapper_gives_no_verdict_on_a_missing_proof() {
+    use grundy::sat::solve::{CheckError, check_drat_proof};
+    let Some(checker) = drat_checker() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cnf = dir.path().join("x.cnf");
+    std::fs::write(&cnf, "p cnf 1 2\n1 0\n-1 0\n").unwrap();
+    let by = check_drat_proof(&checker, &cnf, &dir.path().join("missing.drat"), None);
+    assert!(
+        matches!(&by, Err(CheckError::Cannot { said, .. }) if said.contains("no verdict")),
+        "{by:?}"
+    );
 }

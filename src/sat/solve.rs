@@ -508,7 +508,7 @@ pub const DRAT_CHECKER_VAR: &str = "GRUNDY_DRAT_CHECKER";
 /// Why a DRAT checker did not accept a proof.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckError {
-    /// It ran to its verdict and refused the proof (exit 1, or another code it chose).
+    /// It ran to its verdict and refused the proof (exit 1).
     #[error("the UNSAT proof {proof} was refused: {said}")]
     Refused { proof: String, said: String },
     /// It ended before a verdict: stopped by the caller, killed by a signal (a stop request
@@ -518,14 +518,15 @@ pub enum CheckError {
         "the DRAT checker ended without a verdict on {proof} ({how}): the proof is neither accepted nor refused"
     )]
     NoVerdict { proof: String, how: String },
-    /// It could not check at all: not found, or exit 2 (missing checker, bad usage).
+    /// It could not check at all: not found, exit 2 (missing checker, bad usage, no verdict),
+    /// or an exit outside the protocol.
     #[error("the DRAT checker could not check {proof}: {said}")]
     Cannot { proof: String, said: String },
 }
 
 /// Runs `command CNF PROOF`, a DRAT checker that exits 0 and prints its name on one line when it
 /// accepts the proof, 1 when it refuses it, 2 when it cannot check, 3 when it was stopped before
-/// its verdict. Returns that line. When `stop` rises the checker is ended (its whole process
+/// its verdict (any other exit is outside the protocol: it cannot check). Returns that line. When `stop` rises the checker is ended (its whole process
 /// group, so a wrapper's checker too) and the answer is [`CheckError::NoVerdict`]. Why this
 /// care: a checker killed by the signal that stops a run (a terminal's Ctrl-C, `timeout`, a
 /// scheduler's SIGTERM reach the whole process group) must never be read as a refusal, which
@@ -576,11 +577,16 @@ pub fn check_drat_proof(
         _ if stopped => Err(no_verdict("stopped by a stop request".into())),
         (_, Some(signal)) => Err(no_verdict(format!("killed by signal {signal}"))),
         (Some(3), _) => Err(no_verdict(format!("{out}{err}"))),
-        (Some(2), _) => Err(cannot(format!("{out}{err}"))),
-        _ => Err(CheckError::Refused {
+        (Some(1), _) => Err(CheckError::Refused {
             proof: proof_name.clone(),
             said: format!("{out}{err}"),
         }),
+        // Outside the protocol (a crash, a shell's 126/127, another checker's codes): no claim
+        // about the proof can be read from it, least of all a refusal.
+        (code, _) => Err(cannot(format!(
+            "exit {}, which is no answer of the checker protocol (0 accepted, 1 refused): {out}{err}",
+            code.map_or("without a code".into(), |c| c.to_string())
+        ))),
     }
 }
 
@@ -774,6 +780,14 @@ mod tests {
             matches!(&killed, Err(CheckError::NoVerdict { how, .. }) if how.contains("signal 15")),
             "{killed:?}"
         );
+        // Outside the protocol: a crash or a shell's "not found" is no refusal.
+        for code in [101, 127] {
+            let odd = check(&format!("echo panicked; exit {code}"));
+            assert!(
+                matches!(&odd, Err(CheckError::Cannot { said, .. }) if said.contains(&format!("exit {code}"))),
+                "{odd:?}"
+            );
+        }
         // Output beyond a pipe's buffer does not stall it.
         let long = check("head -c 1000000 /dev/zero | tr '\\0' x; echo; echo done >&2; exit 1");
         assert!(matches!(long, Err(CheckError::Refused { .. })));
