@@ -885,13 +885,8 @@ fn a_checker_ends_when_grundy_is_killed_outright() {
     assert!(grundy(&[&P4_BOUNDS[..], &climb].concat()).status.success());
     let rate_pid = dir.path().join("rate.pid");
     let rate = dir.path().join("rate");
-    let body = format!(
-        "#!/bin/sh\necho $$ > {}\nexec sleep 120\n",
-        rate_pid.display()
-    );
-    std::fs::write(&rate, body).unwrap();
-    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
-    std::fs::set_permissions(&rate, mode).unwrap();
+    let body = format!("echo $$ > {}\nexec sleep 120", rate_pid.display());
+    crate::cli::write_script(&rate, &body);
     let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("encodings/check_drat_rate.sh");
     let proofs = dir.path().join("proofs").display().to_string();
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))

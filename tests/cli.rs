@@ -57,6 +57,14 @@ pub fn failed_in_one_line(out: &Output, what: &str) -> String {
     stderr
 }
 
+/// Writes an executable shell script, `#!/bin/sh` then `body`, at `path` (stand-ins for
+/// programs grundy runs, such as rate).
+pub fn write_script(path: &Path, body: &str) {
+    std::fs::write(path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+    std::fs::set_permissions(path, mode).unwrap();
+}
+
 pub fn files_in(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
         .unwrap()

@@ -1646,9 +1646,7 @@ fn the_rate_wrapper_tells_a_killed_rate_from_a_refusal() {
     let (cnf, proof) = (dir.path().join("x.cnf"), dir.path().join("x.drat"));
     let wrap = |name: &str, body: &str| {
         let rate = dir.path().join(name);
-        std::fs::write(&rate, format!("#!/bin/sh\n{body}\n")).unwrap();
-        let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
-        std::fs::set_permissions(&rate, mode).unwrap();
+        crate::cli::write_script(&rate, body);
         // The wrapper through env(1), so RATE reaches it without touching this process's env.
         let command = format!("env RATE={} sh {}", rate.display(), wrapper.display());
         let exit = Command::new("sh")
