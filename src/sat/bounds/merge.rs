@@ -21,7 +21,8 @@
 //!
 //! Nothing is taken on trust beyond what a ladder already records: a pattern of the other copy
 //! is witness-checked before it is kept, and proofs carry their checker's name as they did
-//! there.
+//! there. Files stay where they are: a try answered by a cube campaign names its ledger, which
+//! goes beside this ladder by hand (`grundy merge` gathers the ledgers of a cluster's shares).
 
 use std::path::Path;
 
