@@ -526,8 +526,9 @@ pub enum CheckError {
 
 /// Runs `command CNF PROOF`, a DRAT checker that exits 0 and prints its name on one line when it
 /// accepts the proof, 1 when it refuses it, 2 when it cannot check, 3 when it was stopped before
-/// its verdict (any other exit is outside the protocol: it cannot check). Returns that line. When `stop` rises the checker is ended (its whole process
-/// group, so a wrapper's checker too) and the answer is [`CheckError::NoVerdict`]. Why this
+/// its verdict (any other exit is outside this protocol, and read as "cannot check"). Returns
+/// that line. When `stop` rises the checker is ended (its whole process group, so a wrapper's
+/// checker too) and the answer is [`CheckError::NoVerdict`]. Why this
 /// care: a checker killed by the signal that stops a run (a terminal's Ctrl-C, `timeout`, a
 /// scheduler's SIGTERM reach the whole process group) must never be read as a refusal, which
 /// would say that a solver's UNSAT proof is wrong.
@@ -557,7 +558,7 @@ pub fn check_drat_proof(
         // in ours, so an interrupt reaches it.
         run.process_group(0);
     }
-    end_with_this_process(&mut run);
+    end_with_this_thread(&mut run);
     let child = run
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -577,6 +578,7 @@ pub fn check_drat_proof(
         _ if stopped => Err(no_verdict("stopped by a stop request".into())),
         (_, Some(signal)) => Err(no_verdict(format!("killed by signal {signal}"))),
         (Some(3), _) => Err(no_verdict(format!("{out}{err}"))),
+        (Some(2), _) => Err(cannot(format!("{out}{err}"))),
         (Some(1), _) => Err(CheckError::Refused {
             proof: proof_name.clone(),
             said: format!("{out}{err}"),
@@ -584,7 +586,7 @@ pub fn check_drat_proof(
         // Outside the protocol (a crash, a shell's 126/127, another checker's codes): no claim
         // about the proof can be read from it, least of all a refusal.
         (code, _) => Err(cannot(format!(
-            "exit {}, which is no answer of the checker protocol (0 accepted, 1 refused): {out}{err}",
+            "exit {}, outside the checker protocol (0 accepted, 1 refused): {out}{err}",
             code.map_or("without a code".into(), |c| c.to_string())
         ))),
     }
@@ -595,7 +597,7 @@ pub fn check_drat_proof(
 /// reaches it: a checker left behind would run on for an hour, holding a CPU and gigabytes of
 /// proof on disk. The thread that starts a checker waits for it, so it never ends first. A
 /// wrapper passes the signal on (`encodings/check_drat_rate.sh` ends rate).
-fn end_with_this_process(run: &mut std::process::Command) {
+fn end_with_this_thread(run: &mut std::process::Command) {
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
