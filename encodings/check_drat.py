@@ -3,7 +3,8 @@
 
 Usage: check_drat.py CNF PROOF. Prints one line; exit 0 when the proof derives the empty clause
 and every step checks (RUP or RAT), 1 when it is refused, 2 on bad usage, a missing dratify or
-no verdict (a file it cannot read or parse, memory run out), 3 when interrupted before a verdict (Ctrl-C: no verdict, not a refusal).
+no verdict (a file it cannot read or parse, memory run out), 3 when interrupted before a
+verdict (Ctrl-C: no verdict, not a refusal).
 `grundy sat --proof-dir` runs it on every CaDiCaL UNSAT answer when GRUNDY_DRAT_CHECKER names it
 (for instance `GRUNDY_DRAT_CHECKER="python3 encodings/check_drat.py"`).
 """

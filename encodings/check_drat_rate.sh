@@ -4,9 +4,9 @@
 #
 # Usage: check_drat_rate.sh CNF PROOF. Prints one line; exit 0 when rate verifies the proof, 1
 # when it refuses it (rate's `s NOT VERIFIED`), 2 when rate is missing or gave no verdict (a file
-# it cannot open, a crash), 3 when rate was killed by a signal before its
-# verdict (a stop request, the out-of-memory killer: no verdict, not a refusal) or this wrapper
-# was sent TERM, INT or HUP (it ends rate first; grundy sends TERM when it ends). The command
+# it cannot open, a crash), 3 when rate was killed by a signal before its verdict (a stop
+# request, the out-of-memory killer: no verdict, not a refusal) or this wrapper was sent TERM,
+# INT or HUP (it ends rate first; grundy sends TERM when it ends). The command
 # rate is found on PATH, or set RATE to its path. For `grundy sat --proof-dir` and `grundy sat cubes --certify`:
 #   GRUNDY_DRAT_CHECKER="sh encodings/check_drat_rate.sh"
 rate=${RATE:-rate}

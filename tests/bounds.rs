@@ -365,10 +365,15 @@ fn the_summary_shows_an_open_periods_ladder() {
 /// A copy in `dir` of p = 27's committed ladder (refuted to 256 in bands: a ladder whose next
 /// band takes hours), where `sat bounds --out dir/periods.json` finds it; its path.
 fn committed_p27_ladder(dir: &Path) -> std::path::PathBuf {
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers");
     let ladder = dir.join("bounds-p27-feasible.json");
-    std::fs::copy(committed.join("bounds-p27-feasible.json"), &ladder).unwrap();
+    std::fs::copy(committed_ladder_path(27), &ladder).unwrap();
     ladder
+}
+
+/// The committed ladder of Officers' period `p` (third-party-checked proofs, campaigns' tries).
+fn committed_ladder_path(p: usize) -> std::path::PathBuf {
+    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers");
+    committed.join(format!("bounds-p{p}-feasible.json"))
 }
 
 /// The arguments of the rung of p = 27 below 400 from scratch, with `extra`: hours of CaDiCaL
@@ -1539,10 +1544,9 @@ fn the_halves_of_pieces_prove_a_band() {
     }
 }
 
-/// A committed ladder of Officers' period `p` (third-party-checked proofs, campaigns' tries).
+/// [`committed_ladder_path`] read.
 fn committed_ladder(p: usize) -> Json {
-    let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers");
-    ladder_json(&committed.join(format!("bounds-p{p}-feasible.json")))
+    ladder_json(&committed_ladder_path(p))
 }
 
 /// Writes `ours` and `theirs` as ladders of p = `p` in `dir`, and runs `sat bounds --merge`
@@ -1572,6 +1576,31 @@ fn merge_ladders(
         out.to_str().unwrap(),
     ]);
     (run, ours_path)
+}
+
+/// [`merge_ladders`] that must succeed and say `words`: our ladder after it.
+fn merged_saying(dir: &Path, p: usize, (ours, theirs): (&Json, &Json), words: &str) -> Json {
+    let (run, ours_path) = merge_ladders(dir, p, ours, theirs);
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.contains(words), "{stdout}");
+    ladder_json(&ours_path)
+}
+
+/// [`merge_ladders`] that must fail in one line saying `words`, leaving our ladder as it was
+/// written, byte for byte: the path of our ladder.
+fn refused_saying(
+    dir: &Path,
+    p: usize,
+    (ours, theirs): (&Json, &Json),
+    words: &str,
+) -> std::path::PathBuf {
+    let (run, ours_path) = merge_ladders(dir, p, ours, theirs);
+    let line = failed_in_one_line(&run, &format!("a merge refused for {words:?}"));
+    assert!(line.contains(words), "{line}");
+    let kept = std::fs::read_to_string(&ours_path).unwrap();
+    assert_eq!(kept, ours.to_string());
+    ours_path
 }
 
 /// The rungs of a ladder as a multiset: each rung's JSON with its pieces in order of value,
@@ -1622,17 +1651,9 @@ fn a_merge_takes_the_checked_proofs_of_another_copy() {
     let ours = with_half_the_proofs(&committed, 0, true);
     let theirs = with_half_the_proofs(&committed, 1, false);
     assert_ne!(rung_multiset(&ours), rung_multiset(&committed));
-    let (run, ours_path) = merge_ladders(dir.path(), 27, &ours, &theirs);
-    assert!(run.status.success(), "{run:?}");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        stdout.contains("6 of the 6 rungs it rests on with a checked proof"),
-        "{stdout}"
-    );
-    assert_eq!(
-        rung_multiset(&ladder_json(&ours_path)),
-        rung_multiset(&committed)
-    );
+    let proved = "6 of the 6 rungs it rests on with a checked proof";
+    let merged = merged_saying(dir.path(), 27, (&ours, &theirs), proved);
+    assert_eq!(rung_multiset(&merged), rung_multiset(&committed));
 }
 
 /// `--merge` of tries: p = 39's committed ladder, where ours lacks one try and holds the band
@@ -1656,19 +1677,11 @@ fn a_merge_appends_new_tries_and_takes_a_try_gone_on_with() {
         .rposition(|r| r["answer"] == "timeout" && r.get("pieces").is_none())
         .unwrap();
     rungs.remove(whole_try);
-    let (run, ours_path) = merge_ladders(dir.path(), 39, &ours, &committed);
-    assert!(run.status.success(), "{run:?}");
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        stdout.contains("1 tries added, 1 taken in their later state"),
-        "{stdout}"
-    );
-    let merged = ladder_json(&ours_path);
+    let words = "1 tries added, 1 taken in their later state";
+    let merged = merged_saying(dir.path(), 39, (&ours, &committed), words);
     assert_eq!(rung_multiset(&merged), rung_multiset(&committed));
-    let (again, _) = merge_ladders(dir.path(), 39, &merged, &committed);
-    assert!(again.status.success(), "{again:?}");
-    assert!(String::from_utf8_lossy(&again.stdout).contains("nothing new"));
-    assert_eq!(ladder_json(&ours_path), merged);
+    let again = merged_saying(dir.path(), 39, (&merged, &committed), "nothing new");
+    assert_eq!(again, merged);
 }
 
 /// Two copies that both went on with the same try in pieces: the merge is refused in one line
@@ -1686,12 +1699,11 @@ fn a_merge_of_two_copies_gone_on_with_one_try_is_refused() {
         ladder
     };
     let (ours, theirs) = (gone_on(196, 100.0), gone_on(197, 200.0));
-    let (run, ours_path) = merge_ladders(dir.path(), 39, &ours, &theirs);
-    let line = failed_in_one_line(&run, "a merge of two copies gone on");
-    assert!(line.contains("went on with the same try"), "{line}");
-    assert_eq!(
-        std::fs::read_to_string(&ours_path).unwrap(),
-        ours.to_string()
+    refused_saying(
+        dir.path(),
+        39,
+        (&ours, &theirs),
+        "went on with the same try",
     );
 }
 
@@ -1702,18 +1714,10 @@ fn a_merge_of_two_copies_gone_on_with_one_try_is_refused() {
 fn a_merge_refuses_a_ladder_it_cannot_take() {
     let dir = tempfile::tempdir().unwrap();
     let ours = committed_ladder(39);
-    let (run, ours_path) = merge_ladders(dir.path(), 39, &ours, &committed_ladder(37));
-    let line = failed_in_one_line(&run, "a merge of p = 37 into p = 39");
-    assert!(line.contains("p = 37"), "{line}");
+    let ours_path = refused_saying(dir.path(), 39, (&ours, &committed_ladder(37)), "p = 37");
     let mut forged = ours.clone();
     forged["pattern"] = serde_json::json!(vec![1; 39]);
-    let (run, _) = merge_ladders(dir.path(), 39, &ours, &forged);
-    let line = failed_in_one_line(&run, "a merge of a forged pattern");
-    assert!(line.contains("pattern"), "{line}");
-    assert_eq!(
-        std::fs::read_to_string(&ours_path).unwrap(),
-        ours.to_string()
-    );
+    refused_saying(dir.path(), 39, (&ours, &forged), "pattern");
     let ours_arg = ours_path.to_str().unwrap();
     let missing = dir.path().join("missing.json");
     let args = [&P39_BOUNDS[..], &["--ladder", ours_arg, "--merge"]].concat();

@@ -124,7 +124,7 @@ fn merge_ladder(
     };
     let banded = banded_encoding(q)?;
     // Proof notes name files as `--prove-chain` would; only the file name is kept.
-    let stem = std::path::PathBuf::from(format!("{}-p{}-{}", q.game.slug(), q.p, q.name()));
+    let stem = std::path::PathBuf::from(question_stem(q));
     let check = |pattern: &[grundy::values::Value]| q.check_pattern(pattern);
     let merged = ladder
         .merge_from(
@@ -187,7 +187,12 @@ fn check_ladder_args(
 fn file_stem(q: &Question, dir: &std::path::Path) -> Result<std::path::PathBuf> {
     std::fs::create_dir_all(dir)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    Ok(dir.join(format!("{}-p{}-{}", q.game.slug(), q.p, q.name())))
+    Ok(dir.join(question_stem(q)))
+}
+
+/// The name the question's files start with: `<game>-p<P>-<question>`.
+fn question_stem(q: &Question) -> String {
+    format!("{}-p{}-{}", q.game.slug(), q.p, q.name())
 }
 
 /// How each rung runs, as the command line says (see [`Climb`]).

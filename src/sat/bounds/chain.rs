@@ -89,9 +89,7 @@ impl Rung {
     /// Whether a piece with its largest value at `top` has a checked proof (whole, or of both
     /// halves of one cut).
     pub(super) fn has_checked_piece(&self, top: Value) -> bool {
-        let checked =
-            |piece: &ProofPiece| piece.proof.as_ref().is_some_and(|n| n.checked_by.is_some());
-        self.covers_with(top, checked)
+        self.covers_with(top, ProofPiece::is_checked)
     }
 
     /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note

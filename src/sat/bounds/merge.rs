@@ -169,7 +169,8 @@ impl Rung {
 
     /// The same record of a try, whatever proofs either copy gave it since: proofs change
     /// nothing but `proof` and `pieces` (a proof of a piece replaces the piece), and a try
-    /// that went on has more seconds.
+    /// that went on has more seconds. (Every field is named, so that a field added to [`Rung`]
+    /// must be placed.)
     fn same_record(&self, other: &Rung) -> bool {
         let record = |r: &Rung| {
             let Rung {
@@ -199,7 +200,7 @@ impl Rung {
             && self.answer == RungAnswer::Timeout
             && !self.pieces.is_empty()
             && later.seconds > self.seconds
-            && (self.pieces.iter()).all(|p| later.covers(p.top) || later.has_piece(p.top, p.half))
+            && (self.pieces.iter()).all(|p| later.has_piece(p.top, p.half))
     }
 
     /// Whether the two tries hold one piece exactly alike: a try they both went on from.
@@ -241,9 +242,9 @@ impl Rung {
     /// Takes `piece` if it has a checked proof that this rung lacks; a whole piece replaces
     /// every piece of its value here, as `--prove-chain` does, a half replaces that half.
     fn take_checked_piece(&mut self, piece: &ProofPiece) -> bool {
-        let checked = |p: &ProofPiece| p.proof.as_ref().is_some_and(|n| n.checked_by.is_some());
-        let held = |p: &ProofPiece| p.top == piece.top && p.half == piece.half && checked(p);
-        if !checked(piece) || self.has_checked_piece(piece.top) || self.pieces.iter().any(held) {
+        let held = |p: &ProofPiece| p.top == piece.top && p.half == piece.half && p.is_checked();
+        if !piece.is_checked() || self.has_checked_piece(piece.top) || self.pieces.iter().any(held)
+        {
             return false;
         }
         let replaced =

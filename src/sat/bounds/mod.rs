@@ -149,6 +149,13 @@ pub struct ProofPiece {
     pub half: Option<Half>,
 }
 
+impl ProofPiece {
+    /// Whether an independent checker accepted its proof.
+    pub fn is_checked(&self) -> bool {
+        self.proof.as_ref().is_some_and(|n| n.checked_by.is_some())
+    }
+}
+
 /// Half of a piece: with `s[residue]` below `at` (`high` false) or at least `at` (`high` true),
 /// `at` a true value. Why: a band has only as many pieces as values (4 for a band of 8), so a
 /// machine with more cores needs pieces cut again, and a cut at a value of another residue can
