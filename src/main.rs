@@ -255,9 +255,10 @@ struct SolverArgs {
     no_neighbourhoods: bool,
     /// Keep the short clauses CaDiCaL learns in this folder, one file per question and run seed,
     /// and start every later run of the same encoding with all of them (a campaign's runs build
-    /// on each other). Not with --proof-dir: a proof starts from the encoding alone.
-    #[arg(long, value_name = "DIR")]
-    lemmas: Option<PathBuf>,
+    /// on each other) [DIR default: `lemmas/` beside the --out file; for `slurm sat`, in the
+    /// work folder]. Not with --proof-dir: a proof starts from the encoding alone.
+    #[arg(long, value_name = "DIR", num_args = 0..=1)]
+    lemmas: Option<Option<PathBuf>>,
     /// With --lemmas: also save the file this often while a question runs, so a run killed
     /// outright (SIGKILL, a lost machine) loses at most this much learning.
     #[arg(long, value_name = "SECS", default_value_t = 600.0)]
@@ -504,10 +505,16 @@ struct BoundsArgs {
     threads: usize,
     /// Keep the short clauses CaDiCaL learns in each call (a rung, or a piece) in this folder,
     /// saved every --lemmas-every and when the call ends, and start the call asked again (a
-    /// piece stopped, asked by the next run) with them. Not with --proof-dir (a proof starts
-    /// from the CNF alone) or --incremental.
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["proof_dir", "incremental"])]
-    lemmas: Option<PathBuf>,
+    /// piece stopped, asked by the next run) with them [DIR default: `lemmas/` beside the
+    /// ladder, so they live as long as it does]. Not with --proof-dir (a proof starts from the
+    /// CNF alone) or --incremental.
+    #[arg(
+        long,
+        value_name = "DIR",
+        num_args = 0..=1,
+        conflicts_with_all = ["proof_dir", "incremental"]
+    )]
+    lemmas: Option<Option<PathBuf>>,
     /// With --lemmas: save the file this often while a call runs, so a run killed outright
     /// loses at most this much learning.
     #[arg(

@@ -1210,7 +1210,8 @@ fn the_pieces_of_a_band_are_asked_side_by_side_with_proofs() {
 
 /// `--pieces --lemmas` on p = 4: every answer is the brute force's, and since every call is
 /// answered (a ladder never asks an answered call again), no lemma file is left, and no piece
-/// was given any.
+/// was given any, or is said to have kept any. `--lemmas` with no folder makes `lemmas/`
+/// beside the ladder.
 #[test]
 fn a_climb_with_lemmas_answers_as_the_brute_force_and_keeps_no_answered_file() {
     let least = Rule::officers(4).least_largest_below(136).unwrap();
@@ -1220,7 +1221,7 @@ fn a_climb_with_lemmas_answers_as_the_brute_force_and_keeps_no_answered_file() {
     let climb = [
         "--from", "8", "--step", "32", "--to", "136", "--pieces", "--lemmas",
     ];
-    let tail = [lemmas.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let tail = ["--out", out.to_str().unwrap()];
     let run = grundy(&[&P4_BOUNDS[..], &climb, &tail].concat());
     assert!(run.status.success(), "{run:?}");
     let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
@@ -1236,6 +1237,7 @@ fn a_climb_with_lemmas_answers_as_the_brute_force_and_keeps_no_answered_file() {
         let band: Vec<u16> = (from..refuted_to).filter(|&v| is_common(v)).collect();
         assert_eq!(piece_tops(rung), band, "{rung}");
         assert!(rung.get("lemmas").is_none(), "{rung}");
+        assert!(rung.get("kept").is_none(), "{rung}");
         for piece in rung["pieces"].as_array().unwrap() {
             assert!(piece.get("lemmas").is_none(), "nothing to carry: {piece}");
         }
@@ -1247,9 +1249,11 @@ fn a_climb_with_lemmas_answers_as_the_brute_force_and_keeps_no_answered_file() {
 /// A piece with no answer in its time keeps what it learned: p = 27's committed ladder
 /// (refuted to 256) continued in pieces of the band 256..264, whose pieces take far longer than
 /// the 5 s each is given here (the band had no answer in 1800 s), leaves only the lemma file of
-/// the piece it stopped (written when the call ends, not only every 10 minutes); asked again,
-/// that piece is given exactly the clauses of that file (counted here from the file), and its
-/// file keeps them.
+/// the piece it stopped (written when the call ends, not only every 10 minutes), and the
+/// ladder names that file and its clauses (`kept`); a run that will not give the piece that
+/// file (no `--lemmas`, or another folder) says so before it starts; asked again with it, that
+/// piece is given exactly the clauses of that file (counted here from the file), and its file
+/// keeps them.
 #[test]
 fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -1264,6 +1268,10 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
         out.to_str().unwrap(),
     ];
     let args = [&P27_BOUNDS[..], &pieces, &files].concat();
+    let elsewhere = dir.path().join("elsewhere");
+    let other_folder = [&files[..1], &[elsewhere.to_str().unwrap()], &files[2..]].concat();
+    let other_folder = [&P27_BOUNDS[..], &pieces, &other_folder].concat();
+    let without = [&P27_BOUNDS[..], &pieces, &files[2..]].concat();
     let clauses = || -> Vec<(String, usize)> {
         let mut files: Vec<(String, usize)> = (std::fs::read_dir(&lemmas).unwrap())
             .map(|f| f.unwrap().path())
@@ -1299,7 +1307,35 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     // (How many clauses 5 s learn depends on the machine's load: about a thousand on an idle
     // VM, one in 2 s; the test holds for any count.)
     let (name, learned) = stopped[0].clone();
-    let rung = climb();
+    // The ladder says which piece kept what: the band's first common value, 256.
+    let kept = &rung["kept"];
+    assert_eq!(kept.as_array().map(Vec::len), Some(1), "{rung}");
+    assert_eq!(
+        (kept[0]["top"].as_u64(), kept[0]["file"].as_str()),
+        (Some(256), Some(name.as_str()))
+    );
+    assert_eq!(kept[0]["clauses"].as_u64(), Some(learned as u64), "{rung}");
+    // Runs that will not give the piece its file say so, naming it, before they start.
+    for (run, why) in [
+        (&without, "this run has no --lemmas".to_string()),
+        (
+            &other_folder,
+            format!("{name} is not in {}", elsewhere.display()),
+        ),
+    ] {
+        let said = grundy(run);
+        assert!(said.status.success(), "{said:?}");
+        let said = String::from_utf8_lossy(&said.stderr);
+        let note = format!("the piece s[0] = 256 of 256..264 had {learned} lemmas kept");
+        assert!(said.contains(&note) && said.contains(&why), "{said}");
+    }
+    // Nor does the run with the folder, which has the file it needs.
+    let run = grundy(&args);
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(!said.contains("lemmas kept by an earlier run"), "{said}");
+    let rungs = ladder_json(&ladder)["rungs"].clone();
+    let rung = rungs.as_array().unwrap().last().cloned().unwrap();
     assert_eq!(
         rung["lemmas"].as_u64().unwrap_or(0),
         learned as u64,

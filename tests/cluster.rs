@@ -233,6 +233,24 @@ fn sat_shards_here_equal_a_local_run_and_merge_into_the_periods_file() {
     assert_eq!(period_statuses(&json(&out)).len(), 4);
 }
 
+/// `slurm sat --lemmas` with no folder gives every task `lemmas/` in the work folder, which
+/// they all reach, as an absolute path (tasks may start elsewhere).
+#[test]
+fn slurm_sat_lemmas_with_no_folder_go_in_the_work_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = std::path::absolute(dir.path().join("work")).unwrap();
+    let plan = ["slurm", "sat", "officers", "--periods", "4..5", "--lemmas"];
+    ok(&[&plan[..], &["--work", s(&work), "--dry-run"]].concat());
+    let manifest = json(&work.join("manifest.json"));
+    let folder = serde_json::to_string(&work.join("lemmas")).unwrap();
+    let tasks = manifest["tasks"].as_array().unwrap();
+    assert!(!tasks.is_empty(), "{manifest}");
+    for task in tasks {
+        let args = task["args"].to_string();
+        assert!(args.contains(&format!(r#""--lemmas",{folder}"#)), "{args}");
+    }
+}
+
 #[test]
 fn sat_seeds_spread_one_open_period_and_merge_keeps_each_run() {
     // p = 27 is open: three seeds of a one-second race each time out, and the merged file keeps

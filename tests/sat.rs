@@ -1271,21 +1271,22 @@ fn lemmas_of_p17() -> (PeriodEncoding, Vec<bool>, Vec<Vec<i32>>) {
 fn sat_command_carries_lemmas_from_run_to_run() {
     let dir = tempfile::tempdir().unwrap();
     let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
-    let run = |seed: &str| {
+    let run = |seed: &str, lemma_args: &[&str]| {
         let o = sat_officers("17..17", "10", &out)
             .args(["--local", "0", "--no-neighbourhoods", "--seed", seed])
-            .args(["--lemmas", lemmas.to_str().unwrap()])
+            .args(lemma_args)
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         periods_file(&out).results[0].clone()
     };
-    let first = run("0");
+    let first = run("0", &["--lemmas", lemmas.to_str().unwrap()]);
     assert!(first.how.contains("lemmas carried"), "{}", first.how);
     let note = &first.lemmas[0];
     assert_eq!((note.question.as_str(), note.carried), ("feasible", 0));
     assert!(note.kept > 0);
-    let second = run("1");
+    // With no folder named, `lemmas/` beside the periods file: the first run's.
+    let second = run("1", &["--lemmas"]);
     let again = &second.lemmas[0];
     assert_eq!(
         again.carried, note.kept,

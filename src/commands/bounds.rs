@@ -73,7 +73,8 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let proof_stem = proof_dir.map(|dir| file_stem(&q, &dir)).transpose()?;
-    let lemma_stem = lemmas.map(|dir| file_stem(&q, &dir)).transpose()?;
+    let lemma_dir = super::lemma_dir(lemmas, &path);
+    let lemma_stem = lemma_dir.map(|dir| file_stem(&q, &dir)).transpose()?;
     match (prove_chain, proof_stem) {
         (true, Some(stem)) => {
             let calls = ChainSettings {
@@ -361,6 +362,9 @@ fn climb_showing_rungs(
     let banded = banded_encoding(q)?;
     let encoding = banded.as_ref().unwrap_or(&q.encoding);
     let halves = if settings.cut.is_some() { 2 } else { 1 };
+    let lemma_dir = (settings.lemma_stem.as_deref())
+        .and_then(std::path::Path::parent)
+        .map(std::path::Path::to_path_buf);
     // The pieces of the band being climbed, on a terminal (pieces run for hours, each line
     // printed only when one ends).
     let mut display: Option<grundy::progress::Progress> = None;
@@ -369,6 +373,9 @@ fn climb_showing_rungs(
             return Ok(());
         };
         if step == Step::PiecesStart {
+            for line in lemmas_not_found(l, r, lemma_dir.as_deref()) {
+                eprintln!("grundy: note: {line}");
+            }
             display = Some(pieces_progress(encoding, r, q.p, halves));
             return Ok(());
         }
@@ -412,6 +419,42 @@ fn climb_showing_rungs(
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
 }
 
+/// A line for each call of `r`'s band whose lemma file the last run kept ([`Ladder::kept_lemmas`])
+/// and this one will not give it: not in `dir`, or no `--lemmas` (`dir` `None`). The call then
+/// starts afresh, and a run of hours should say so before it starts, not after.
+fn lemmas_not_found(
+    l: &Ladder,
+    r: &grundy::sat::bounds::Rung,
+    dir: Option<&std::path::Path>,
+) -> Vec<String> {
+    let band = grundy::sat::bounds::Band {
+        from: r.from,
+        below: r.below,
+    };
+    let missing =
+        |k: &&grundy::sat::bounds::KeptLemmas| dir.is_none_or(|d| !d.join(&k.file).exists());
+    let line = |k: &grundy::sat::bounds::KeptLemmas| {
+        let call = match (k.top, k.half) {
+            (None, _) => format!("the band {band}"),
+            (Some(top), None) => format!("the piece s[0] = {top} of {band}"),
+            (Some(top), Some(h)) => format!("the piece s[0] = {top}, {h}, of {band}"),
+        };
+        let why = match dir {
+            Some(d) => format!("{} is not in {}", k.file, d.display()),
+            None => format!("this run has no --lemmas (the file: {})", k.file),
+        };
+        format!(
+            "{call} had {} lemmas kept by an earlier run, but {why}: it starts afresh",
+            k.clauses
+        )
+    };
+    l.kept_lemmas(band)
+        .into_iter()
+        .filter(missing)
+        .map(line)
+        .collect()
+}
+
 /// A rung that ended, in words: its band, answer, seconds, proof and lemmas.
 fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
     let answer = format!("{:?}", r.answer).to_lowercase();
@@ -421,7 +464,11 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
         (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
         (None, _) => String::new(),
     };
-    let lemmas = lemma_words(r.lemmas);
+    let mut lemmas = lemma_words(r.lemmas);
+    let kept: usize = r.kept.iter().map(|k| k.clauses).sum();
+    if kept > 0 {
+        lemmas += &format!(", {kept} lemmas kept for the next run");
+    }
     format!(
         "{}: {answer} ({:.1} s{proof}{lemmas})",
         rung_words(r),

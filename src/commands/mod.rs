@@ -9,3 +9,21 @@ pub(crate) mod question;
 pub(crate) mod sat;
 pub(crate) mod slurm;
 pub(crate) mod values;
+
+/// The folder `--lemmas [DIR]` names: DIR, or `lemmas/` beside `beside` (a ladder, a periods
+/// file, a work folder's plan). Why beside it: lemma files are a campaign's state as much as its
+/// ledger is, and a folder kept elsewhere (`/tmp`, a home directory) was lost with two machines
+/// while the results folder moved on, and with it hours of search.
+pub(crate) fn lemma_dir(
+    asked: Option<Option<std::path::PathBuf>>,
+    beside: &std::path::Path,
+) -> Option<std::path::PathBuf> {
+    asked.map(|dir| {
+        dir.unwrap_or_else(|| {
+            beside
+                .parent()
+                .unwrap_or(std::path::Path::new("."))
+                .join("lemmas")
+        })
+    })
+}

@@ -358,7 +358,6 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
     };
     let game = parse_game(game)?;
     let range = parse_periods(periods)?;
-    let (timeout, lemma_every) = checked_solve_args(&args, &range)?;
     let out = args.out.clone().unwrap_or_else(|| match args.all {
         true => PathBuf::from(format!(
             "results/{}/patterns-p{}.json",
@@ -367,9 +366,11 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
         )),
         false => PeriodsFile::default_path(&game),
     });
+    let lemma_dir = super::lemma_dir(args.solve.lemmas.clone(), &out);
+    let (timeout, lemma_every) = checked_solve_args(&args, &range, lemma_dir.as_deref())?;
     grundy::interrupt::install().context("cannot handle SIGINT and SIGTERM")?;
     let prefix = exact_prefix(&game, args.solve.values as usize)?;
-    let problem = problem_from(&args, &prefix, lemma_every);
+    let problem = problem_from(&args, &prefix, (lemma_dir, lemma_every));
     if args.all {
         return enumerate_patterns(&problem, *range.start(), &out, timeout, args.limit);
     }
@@ -405,14 +406,15 @@ pub(crate) fn run_sat_periods(args: SatSolveArgs) -> Result<ExitCode> {
 }
 
 /// The options of `grundy sat` that cannot be checked one at a time (and the directories they
-/// name, created): the timeout and the lemma interval.
+/// name, created, `lemma_dir` the lemma folder asked for): the timeout and the lemma interval.
 fn checked_solve_args(
     args: &SatSolveArgs,
     range: &std::ops::RangeInclusive<u64>,
+    lemma_dir: Option<&std::path::Path>,
 ) -> Result<(Duration, Duration)> {
     let timeout = positive_seconds("--timeout", args.solve.timeout)?;
     let lemma_every = positive_seconds("--lemmas-every", args.solve.lemmas_every)?;
-    if args.solve.lemmas.is_some() && args.proof_dir.is_some() {
+    if lemma_dir.is_some() && args.proof_dir.is_some() {
         bail!(
             "--lemmas and --proof-dir exclude each other: a proof must start from the encoding alone"
         );
@@ -420,7 +422,7 @@ fn checked_solve_args(
     if args.all && range.start() != range.end() {
         bail!("--all enumerates one period: give --periods P..P");
     }
-    for dir in [&args.proof_dir, &args.solve.lemmas].into_iter().flatten() {
+    for dir in [args.proof_dir.as_deref(), lemma_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     Ok((timeout, lemma_every))
@@ -453,7 +455,7 @@ fn periods_to_run(
 fn problem_from(
     args: &SatSolveArgs,
     prefix: &grundy::ExactGenerator,
-    lemma_every: Duration,
+    (lemma_dir, lemma_every): (Option<PathBuf>, Duration),
 ) -> Problem {
     Problem {
         local_search: args
@@ -467,7 +469,7 @@ fn problem_from(
         proof_dir: args.proof_dir.clone(),
         seed: args.seed,
         neighbourhoods: !args.solve.no_neighbourhoods,
-        lemma_dir: args.solve.lemmas.clone(),
+        lemma_dir,
         lemma_every,
         ..Problem::from_prefix(prefix)
     }

@@ -139,7 +139,7 @@ fn plan_sat(args: SlurmSatArgs) -> Result<(Manifest, SubmitArgs, Decided)> {
     let game = parse_game(&game)?;
     let range = parse_periods(&periods)?;
     let seeds = parse_seeds(&seeds)?;
-    let task_args = solve.task_args()?;
+    let task_args = solve.task_args(&submit.work)?;
     if open_only {
         use grundy::sat::periods::PeriodsFile;
         let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
@@ -166,8 +166,9 @@ fn plan_sat(args: SlurmSatArgs) -> Result<(Manifest, SubmitArgs, Decided)> {
 
 impl SolverArgs {
     /// These options as `grundy sat` arguments for a task, checked here so that a bad one
-    /// fails the plan, not every task; defaults are left out.
-    fn task_args(&self) -> Result<Vec<String>> {
+    /// fails the plan, not every task; defaults are left out (but `--lemmas` with no folder is
+    /// `lemmas/` in the `work` folder, which every task reaches).
+    fn task_args(&self, work: &std::path::Path) -> Result<Vec<String>> {
         positive_seconds("--timeout", self.timeout)?;
         positive_seconds("--lemmas-every", self.lemmas_every)?;
         let mut args = vec![
@@ -196,9 +197,10 @@ impl SolverArgs {
         if self.no_neighbourhoods {
             args.push("--no-neighbourhoods".into());
         }
-        if let Some(dir) = &self.lemmas {
+        let lemma_dir = (self.lemmas.clone()).map(|dir| dir.unwrap_or_else(|| work.join("lemmas")));
+        if let Some(dir) = lemma_dir {
             // Tasks may start elsewhere: give them the folder as an absolute path.
-            let dir = std::path::absolute(dir)
+            let dir = std::path::absolute(&dir)
                 .with_context(|| format!("cannot resolve {}", dir.display()))?;
             args.extend(["--lemmas".to_string(), dir.display().to_string()]);
             args.extend(["--lemmas-every".to_string(), self.lemmas_every.to_string()]);

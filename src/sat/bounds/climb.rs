@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::{
-    Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer, RungOrPiece,
-    asked_with_proof, band_tops, band_units, not_refuted, rung_stem_of, with_units,
+    Asked, Band, Cut, Half, KeptLemmas, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer,
+    RungOrPiece, asked_with_proof, band_tops, band_units, not_refuted, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
@@ -119,7 +119,11 @@ pub fn climb(
             answer,
             proof,
             lemmas,
+            kept,
         } = asked;
+        if !matches!(answer, Answer::Timeout) {
+            ladder.forget_kept(band, None);
+        }
         let answer = match answer {
             Answer::Unsat => RungAnswer::Unsat,
             Answer::Timeout => RungAnswer::Timeout,
@@ -141,6 +145,7 @@ pub fn climb(
             lemmas,
             preset: run.preset_kept(),
             cut: None,
+            kept: kept_lemmas((None, None), kept),
         });
         after_rung(ladder, Step::Rung)?;
         if answer == RungAnswer::Timeout {
@@ -194,10 +199,16 @@ fn rung_in_pieces(
             answer: said,
             proof,
             lemmas,
+            kept,
         } = outcome?;
+        let top = e.expand(&[top])[0];
+        // What an earlier call of this piece kept is spent by a refutation, or superseded by
+        // what this one kept; a call that kept nothing (no `--lemmas`) leaves the record.
+        if said == Answer::Unsat || kept.is_some() {
+            ladder.forget_kept(band, Some((Some(top), half)));
+        }
         match said {
             Answer::Unsat => {
-                let top = e.expand(&[top])[0];
                 let seconds = seconds.as_secs_f64();
                 let piece = ProofPiece {
                     top,
@@ -216,6 +227,7 @@ fn rung_in_pieces(
                 }
                 let rung = &mut ladder.rungs[index];
                 rung.lemmas = rung.lemmas.max(lemmas);
+                rung.kept.extend(kept_lemmas((Some(top), half), kept));
                 Ok(())
             }
             Answer::Sat(model) => {
@@ -236,6 +248,9 @@ fn rung_in_pieces(
         not_refuted,
         take,
     )?;
+    if answer != RungAnswer::Timeout {
+        ladder.forget_kept(band, None);
+    }
     let rung = &mut ladder.rungs[index];
     rung.answer = answer;
     if answer == RungAnswer::Unsat {
@@ -274,6 +289,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
             pieces: Vec::new(),
             lemmas: 0,
             cut: None,
+            kept: Vec::new(),
         },
     };
     ladder.rungs.push(Rung {
@@ -381,11 +397,27 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
     if !matches!(answer, Answer::Timeout) {
         let _ = std::fs::remove_file(&carried.file);
     }
+    let kept = matches!(answer, Answer::Timeout) && carried.kept > 0;
     Ok(Asked {
         answer,
         proof: None,
         lemmas: carried.given,
+        kept: kept.then(|| (carried.kept, crate::io::file_name(&carried.file))),
     })
+}
+
+/// The ladder's record of what the call `(top, half)` kept ([`Asked::kept`]), if anything.
+fn kept_lemmas(
+    (top, half): (Option<Value>, Option<Half>),
+    kept: Option<(usize, String)>,
+) -> Vec<KeptLemmas> {
+    let record = |(clauses, file)| KeptLemmas {
+        top,
+        half,
+        clauses,
+        file,
+    };
+    kept.map(record).into_iter().collect()
 }
 
 /// A fresh CaDiCaL on `cnf` with the climb's seed and preset, ending when `stop` rises, given

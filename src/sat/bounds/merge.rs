@@ -186,6 +186,8 @@ impl Rung {
                 pieces: _,
                 lemmas,
                 cut,
+                // Files on the machine that kept them: no part of what was tried.
+                kept: _,
             } = r.clone();
             let tried = (from, below, largest_first, threads, answer);
             (tried, seconds.to_bits(), (cubes, preset, lemmas, cut))

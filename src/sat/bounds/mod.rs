@@ -117,6 +117,25 @@ pub struct Rung {
     /// left without an answer says what its `seconds` were spent on: halves, not whole pieces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut: Option<Cut>,
+    /// Lemma files that calls of this try left without an answer kept for the next run
+    /// (`--lemmas`), one per call, forgotten once the call is refuted or the band answered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kept: Vec<KeptLemmas>,
+}
+
+/// The lemma file a call left without an answer kept for the same call asked again: the piece
+/// (`top` and `half`; neither for a whole rung), the clauses in it and the file's name. Why the
+/// ladder says so: the file lives in a folder the ladder does not hold, so a run that finds it
+/// gone (another machine, a folder cleaned, `--lemmas` left off) can say that the call starts
+/// afresh, where before hours of search were lost without a word.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeptLemmas {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<Half>,
+    pub clauses: usize,
+    pub file: String,
 }
 
 /// A cut of every piece of a band into two [`Half`]s: `s[residue]` below `at`, and at least `at`.
@@ -384,6 +403,7 @@ impl Ladder {
             pieces: Vec::new(),
             lemmas: 0,
             cut: None,
+            kept: Vec::new(),
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -419,6 +439,36 @@ impl Ladder {
             fingerprint: super::lemmas::fingerprint(&e.cnf),
             rungs: Vec::new(),
             pattern: None,
+        }
+    }
+
+    /// The lemma files that calls of `band` left without an answer kept for the next run
+    /// ([`KeptLemmas`]): the latest of each call over the band's tries, in the order kept,
+    /// less those of pieces a try refuted since (a ladder merged from another machine).
+    pub fn kept_lemmas(&self, band: Band) -> Vec<&KeptLemmas> {
+        let tries = || (self.rungs.iter()).filter(|r| (r.from, r.below) == (band.from, band.below));
+        let refuted = |k: &KeptLemmas| {
+            k.top
+                .is_some_and(|top| tries().any(|r| r.has_piece(top, k.half)))
+        };
+        let mut kept: Vec<&KeptLemmas> = Vec::new();
+        for entry in tries().flat_map(|r| &r.kept) {
+            kept.retain(|k| (k.top, k.half) != (entry.top, entry.half));
+            kept.push(entry);
+        }
+        kept.retain(|k| !refuted(k));
+        kept
+    }
+
+    /// Forgets, in every try of `band`, the lemma files kept for the call `which` (a piece, or
+    /// the whole rung: `(None, None)`), or for every call with `which` `None`: answered calls
+    /// are never asked again, and the climb removes their files.
+    fn forget_kept(&mut self, band: Band, which: Option<(Option<Value>, Option<Half>)>) {
+        let tries =
+            (self.rungs.iter_mut()).filter(|r| (r.from, r.below) == (band.from, band.below));
+        for rung in tries {
+            rung.kept
+                .retain(|k| which.is_some_and(|w| w != (k.top, k.half)));
         }
     }
 
@@ -652,6 +702,8 @@ struct Asked {
     answer: Answer,
     proof: Option<ProofNote>,
     lemmas: usize,
+    /// For a call left without an answer: the clauses its lemma file holds now, and the file.
+    kept: Option<(usize, String)>,
 }
 
 impl Asked {
@@ -661,6 +713,7 @@ impl Asked {
             answer,
             proof: None,
             lemmas: 0,
+            kept: None,
         }
     }
 }
@@ -731,9 +784,8 @@ fn asked_with_proof(
     )
     .map_err(|e| e.to_string())?;
     Ok(Asked {
-        answer,
         proof,
-        lemmas: 0,
+        ..Asked::plain(answer)
     })
 }
 
@@ -867,6 +919,7 @@ mod tests {
             pieces: Vec::new(),
             lemmas: 0,
             cut: None,
+            kept: Vec::new(),
         };
         ladder.rungs = vec![
             rung(0, 64, RungAnswer::Unsat),
@@ -901,6 +954,7 @@ mod tests {
             pieces: Vec::new(),
             lemmas,
             cut: None,
+            kept: Vec::new(),
         };
         ladder.rungs = vec![rung(0, 256, 0), rung(256, WHOLE_QUESTION, 0)];
         let how = |l: &Ladder| l.period_result(&e, None).unwrap().how;
