@@ -460,6 +460,26 @@ impl Ladder {
         kept
     }
 
+    /// What the calls stopped on the open band below `below` kept for the next run, for
+    /// [`Ladder::summary_line`]: empty when nothing.
+    fn kept_words(&self, below: Value) -> String {
+        let mut floors: Vec<Value> = (self.rungs.iter())
+            .filter(|r| r.below == below)
+            .map(|r| r.from)
+            .collect();
+        floors.sort_unstable();
+        floors.dedup();
+        let kept: Vec<&KeptLemmas> = (floors.into_iter())
+            .flat_map(|from| self.kept_lemmas(Band { from, below }))
+            .collect();
+        let clauses: usize = kept.iter().map(|k| k.clauses).sum();
+        match kept.len() {
+            0 => String::new(),
+            1 => format!(", 1 stopped call kept {clauses} lemmas for the next run"),
+            n => format!(", {n} stopped calls kept {clauses} lemmas for the next run"),
+        }
+    }
+
     /// Forgets, in every try of `band`, the lemma files kept for the call `which` (a piece, or
     /// the whole rung: `(None, None)`), or for every call with `which` `None`: answered calls
     /// are never asked again, and the climb removes their files.
@@ -565,7 +585,10 @@ impl Ladder {
                 none if none == PiecesRefuted::default() => String::new(),
                 pieces => format!(", {pieces}"),
             };
-            format!("; below {below}: no answer in {longest:.0} s{of}{pieces}")
+            format!(
+                "; below {below}: no answer in {longest:.0} s{of}{pieces}{}",
+                self.kept_words(below)
+            )
         });
         let proved = match self.chain_proved() {
             (0, _) => String::new(),
@@ -935,6 +958,57 @@ mod tests {
         // A band above nothing refuted proves nothing.
         ladder.rungs.retain(|r| r.from > 0);
         assert_eq!(ladder.refuted_below(), None);
+    }
+
+    /// The lemmas kept for an open band are the latest each call kept over the band's tries,
+    /// less those of a piece refuted since.
+    #[test]
+    fn the_summary_counts_the_lemmas_kept_for_the_open_band() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let kept = |top, clauses, file: &str| KeptLemmas {
+            top: Some(top),
+            half: None,
+            clauses,
+            file: file.into(),
+        };
+        let rung = |from, answer, kept| Rung {
+            from,
+            below: from + 8,
+            largest_first: from > 0,
+            threads: 0,
+            answer,
+            seconds: 1.0,
+            proof: None,
+            cubes: None,
+            preset: Preset::Default,
+            pieces: Vec::new(),
+            lemmas: 0,
+            cut: None,
+            kept,
+        };
+        ladder.rungs = vec![
+            rung(0, RungAnswer::Unsat, vec![]),
+            rung(8, RungAnswer::Timeout, vec![kept(10, 1000, "a")]),
+            rung(
+                8,
+                RungAnswer::Timeout,
+                vec![kept(10, 30, "b"), kept(11, 5, "c")],
+            ),
+        ];
+        let line = ladder.summary_line();
+        assert!(line.contains("2 stopped calls kept 35 lemmas"), "{line}");
+        ladder.rungs[2].pieces.push(ProofPiece {
+            top: 11,
+            seconds: 1.0,
+            proof: None,
+            lemmas: 0,
+            half: None,
+        });
+        let line = ladder.summary_line();
+        assert!(line.contains("1 stopped call kept 30 lemmas"), "{line}");
+        ladder.rungs.push(rung(8, RungAnswer::Unsat, vec![]));
+        assert!(!ladder.summary_line().contains("kept"));
     }
 
     #[test]
