@@ -925,11 +925,9 @@ mod tests {
         assert!(rung_units(&e, 2).is_err());
     }
 
-    #[test]
-    fn a_band_counts_only_once_a_chain_of_refuted_rungs_reaches_its_floor() {
-        let e = officers(4);
-        let mut ladder = Ladder::new("officers", &e, "feasible", true);
-        let rung = |from, below, answer| Rung {
+    /// A rung of one try with no proof, pieces or lemmas, for ladders built by hand.
+    fn plain_rung(from: Value, below: Value, answer: RungAnswer) -> Rung {
+        Rung {
             from,
             below,
             largest_first: from > 0,
@@ -943,7 +941,14 @@ mod tests {
             lemmas: 0,
             cut: None,
             kept: Vec::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn a_band_counts_only_once_a_chain_of_refuted_rungs_reaches_its_floor() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let rung = plain_rung;
         ladder.rungs = vec![
             rung(0, 64, RungAnswer::Unsat),
             rung(80, 96, RungAnswer::Unsat),
@@ -973,19 +978,8 @@ mod tests {
             file: file.into(),
         };
         let rung = |from, answer, kept| Rung {
-            from,
-            below: from + 8,
-            largest_first: from > 0,
-            threads: 0,
-            answer,
-            seconds: 1.0,
-            proof: None,
-            cubes: None,
-            preset: Preset::Default,
-            pieces: Vec::new(),
-            lemmas: 0,
-            cut: None,
             kept,
+            ..plain_rung(from, from + 8, answer)
         };
         ladder.rungs = vec![
             rung(0, RungAnswer::Unsat, vec![]),
@@ -1016,19 +1010,8 @@ mod tests {
         let e = officers(4);
         let mut ladder = Ladder::new("officers", &e, "feasible", true);
         let rung = |from, below, lemmas| Rung {
-            from,
-            below,
-            largest_first: from > 0,
-            threads: 0,
-            answer: RungAnswer::Unsat,
-            seconds: 1.0,
-            proof: None,
-            cubes: None,
-            preset: Preset::Default,
-            pieces: Vec::new(),
             lemmas,
-            cut: None,
-            kept: Vec::new(),
+            ..plain_rung(from, below, RungAnswer::Unsat)
         };
         ladder.rungs = vec![rung(0, 256, 0), rung(256, WHOLE_QUESTION, 0)];
         let how = |l: &Ladder| l.period_result(&e, None).unwrap().how;
