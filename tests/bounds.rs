@@ -1346,6 +1346,43 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     assert!(*kept >= learned, "{after:?} after {stopped:?}");
 }
 
+/// A whole rung stopped with `--lemmas` is said to have kept its file too (no piece named), and
+/// a run without `--lemmas` says before the band starts that it will not be given it: p = 27's
+/// committed ladder, the band 256..264 in one call of 5 s, whose file is counted here.
+#[test]
+fn a_whole_rung_stopped_keeps_its_lemmas_and_a_run_without_them_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = committed_p27_ladder(dir.path());
+    let out = dir.path().join("periods.json");
+    let band = ["--from", "264", "--to", "264", "--timeout", "5"];
+    let files = ["--out", out.to_str().unwrap()];
+    let run = grundy(&[&P27_BOUNDS[..], &band, &files, &["--lemmas"]].concat());
+    assert!(run.status.success(), "{run:?}");
+    let lemma_files: Vec<_> = std::fs::read_dir(dir.path().join("lemmas"))
+        .unwrap()
+        .map(|f| f.unwrap().path())
+        .collect();
+    assert_eq!(lemma_files.len(), 1, "{lemma_files:?}");
+    let text = std::fs::read_to_string(&lemma_files[0]).unwrap();
+    let learned = text.lines().filter(|l| !l.starts_with('c')).count();
+    let rungs = ladder_json(&ladder)["rungs"].clone();
+    let rung = rungs.as_array().unwrap().last().cloned().unwrap();
+    assert_eq!(rung["answer"].as_str(), Some("timeout"), "{rung}");
+    let kept = &rung["kept"][0];
+    assert!(kept.get("top").is_none(), "a whole rung: {rung}");
+    assert_eq!(kept["clauses"].as_u64(), Some(learned as u64), "{rung}");
+    let name = lemma_files[0].file_name().unwrap().to_str().unwrap();
+    assert_eq!(kept["file"].as_str(), Some(name), "{rung}");
+    let band = ["--from", "264", "--to", "264", "--timeout", "1"];
+    let said = grundy(&[&P27_BOUNDS[..], &band, &files].concat());
+    assert!(said.status.success(), "{said:?}");
+    let said = String::from_utf8_lossy(&said.stderr);
+    let note = format!(
+        "the band 256..264 had {learned} lemmas kept by an earlier run, but this run has no --lemmas"
+    );
+    assert!(said.contains(&note), "{said}");
+}
+
 /// The climb tells its caller where it is ([`grundy::sat::bounds::Step`]), which the progress
 /// display of `--pieces` counts on: each band's `PiecesStart` comes first, with the band's
 /// rung last in the ladder and none of its pieces refuted yet (a fresh ladder), then one `Piece`

@@ -5,7 +5,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use grundy::sat::bounds::{Climb, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, rung_units};
+use grundy::sat::bounds::{
+    Band, Climb, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, rung_units,
+};
 use grundy::sat::solve::Preset;
 
 use super::question::Question;
@@ -372,11 +374,23 @@ fn climb_showing_rungs(
         let Some(r) = l.rungs.last() else {
             return Ok(());
         };
-        if step == Step::PiecesStart {
-            for line in lemmas_not_found(l, r, lemma_dir.as_deref()) {
+        let band_of = |r: &grundy::sat::bounds::Rung| Band {
+            from: r.from,
+            below: r.below,
+        };
+        let starts = match step {
+            Step::RungStart(band) => Some(band),
+            Step::PiecesStart => Some(band_of(r)),
+            _ => None,
+        };
+        // A call about to start: nothing to save yet, but what it will not be given is said.
+        if let Some(band) = starts {
+            for line in lemmas_not_found(l, band, lemma_dir.as_deref()) {
                 eprintln!("grundy: note: {line}");
             }
-            display = Some(pieces_progress(encoding, r, q.p, halves));
+            if step == Step::PiecesStart {
+                display = Some(pieces_progress(encoding, r, q.p, halves));
+            }
             return Ok(());
         }
         l.save(path).map_err(|e| e.to_string())?;
@@ -419,18 +433,10 @@ fn climb_showing_rungs(
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
 }
 
-/// A line for each call of `r`'s band whose lemma file the last run kept ([`Ladder::kept_lemmas`])
+/// A line for each call of `band` whose lemma file the last run kept ([`Ladder::kept_lemmas`])
 /// and this one will not give it: not in `dir`, or no `--lemmas` (`dir` `None`). The call then
 /// starts afresh, and a run of hours should say so before it starts, not after.
-fn lemmas_not_found(
-    l: &Ladder,
-    r: &grundy::sat::bounds::Rung,
-    dir: Option<&std::path::Path>,
-) -> Vec<String> {
-    let band = grundy::sat::bounds::Band {
-        from: r.from,
-        below: r.below,
-    };
+fn lemmas_not_found(l: &Ladder, band: Band, dir: Option<&std::path::Path>) -> Vec<String> {
     let missing =
         |k: &&grundy::sat::bounds::KeptLemmas| dir.is_none_or(|d| !d.join(&k.file).exists());
     let line = |k: &grundy::sat::bounds::KeptLemmas| {

@@ -66,6 +66,9 @@ pub enum Step {
     /// The pieces of the last rung's band start (those not refuted yet): for a progress
     /// display. The rung may be new, with no answer and no time yet, so not one to save.
     PiecesStart,
+    /// A whole rung of this band starts in a fresh CaDiCaL (the ladder's last rung is still
+    /// the one before): nothing to save.
+    RungStart(Band),
 }
 
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
@@ -108,8 +111,11 @@ pub fn climb(
             }
             continue;
         }
-        let started = Instant::now();
         let split = run.largest_first && run.threads > 1;
+        if incremental.is_none() && !split {
+            after_rung(ladder, Step::RungStart(band))?;
+        }
+        let started = Instant::now();
         let asked = match &mut incremental {
             Some(solver) => Asked::plain(solver.rung(&units, run.timeout)?),
             None if split => Asked::plain(split_rung(run, &units, (from, below))?),
