@@ -11,7 +11,7 @@ pub(crate) mod slurm;
 pub(crate) mod values;
 
 /// The folder `--lemmas [DIR]` names: DIR, or `lemmas/` beside `beside` (a ladder, a periods
-/// file, a work folder's plan). Why beside it: lemma files are a campaign's state as much as its
+/// file; `slurm sat` puts it in its work folder). Why beside it: lemma files are a campaign's state as much as its
 /// ledger is, and a folder kept elsewhere (`/tmp`, a home directory) was lost with two machines
 /// while the results folder moved on, and with it hours of search.
 pub(crate) fn lemma_dir(
