@@ -1729,20 +1729,41 @@ fn a_merge_takes_the_checked_proofs_of_another_copy() {
     assert_eq!(rung_multiset(&merged), rung_multiset(&committed));
 }
 
-/// `--merge` of tries: p = 39's committed ladder, where ours lacks one try and holds the band
-/// in pieces at an earlier state (one piece, fewer seconds), becomes the committed ladder:
-/// the try appended, the band taken in its later state, nothing counted twice. Merging again
-/// changes nothing. Mutations: the earlier state kept beside the later; a try held here
-/// appended again.
+/// p = 39's committed ladder as it stood while a band was open in pieces: cut after the last
+/// rung refuted in two pieces or more, that rung made a try with no answer holding its first two
+/// pieces. Built from the committed history, not its live end, so the merge tests keep their
+/// shape while the campaign climbs (a band just begun has no pieces yet).
+fn committed_p39_ladder_open_in_pieces() -> Json {
+    let mut ladder = committed_ladder(39);
+    let rungs = ladder["rungs"].as_array_mut().unwrap();
+    let pieces_of = |r: &Json| r.get("pieces").and_then(Json::as_array).map_or(0, Vec::len);
+    let open = rungs.iter().rposition(|r| pieces_of(r) >= 2).unwrap();
+    rungs.truncate(open + 1);
+    let rung = rungs[open].as_object_mut().unwrap();
+    let pieces = rung["pieces"].as_array_mut().unwrap();
+    pieces.truncate(2);
+    let seconds: f64 = pieces
+        .iter()
+        .map(|piece| piece["seconds"].as_f64().unwrap())
+        .sum();
+    rung.insert("answer".into(), "timeout".into());
+    rung.insert("seconds".into(), serde_json::json!(seconds));
+    rung.remove("proof");
+    rung.remove("kept");
+    ladder
+}
+
+/// `--merge` of tries: p = 39's ladder with a band open in pieces, where ours lacks one try and
+/// holds the band at an earlier state (one piece, fewer seconds), becomes theirs: the try
+/// appended, the band taken in its later state, nothing counted twice. Merging again changes
+/// nothing. Mutations: the earlier state kept beside the later; a try held here appended again.
 #[test]
 fn a_merge_appends_new_tries_and_takes_a_try_gone_on_with() {
     let dir = tempfile::tempdir().unwrap();
-    let committed = committed_ladder(39);
-    let mut ours = committed.clone();
+    let theirs = committed_p39_ladder_open_in_pieces();
+    let mut ours = theirs.clone();
     let rungs = ours["rungs"].as_array_mut().unwrap();
     let last = rungs.last_mut().unwrap();
-    assert_eq!(last["answer"], "timeout");
-    assert!(last["pieces"].as_array().unwrap().len() >= 2, "{last}");
     last["pieces"].as_array_mut().unwrap().truncate(1);
     last["seconds"] = serde_json::json!(last["seconds"].as_f64().unwrap() / 2.0);
     // A try of its own (a whole band without an answer), not the last.
@@ -1751,27 +1772,35 @@ fn a_merge_appends_new_tries_and_takes_a_try_gone_on_with() {
         .unwrap();
     rungs.remove(whole_try);
     let words = "1 tries added, 1 taken in their later state";
-    let merged = merged_saying(dir.path(), 39, (&ours, &committed), words);
-    assert_eq!(rung_multiset(&merged), rung_multiset(&committed));
-    let again = merged_saying(dir.path(), 39, (&merged, &committed), "nothing new");
+    let merged = merged_saying(dir.path(), 39, (&ours, &theirs), words);
+    assert_eq!(rung_multiset(&merged), rung_multiset(&theirs));
+    let again = merged_saying(dir.path(), 39, (&merged, &theirs), "nothing new");
     assert_eq!(again, merged);
 }
 
-/// Two copies that both went on with the same try in pieces: the merge is refused in one line
-/// (its seconds would count twice), and our ladder stays as it was, byte for byte.
+/// Two copies that both went on with the same try in pieces (each refuting another piece of the
+/// open band): the merge is refused in one line (its seconds would count twice), and our ladder
+/// stays as it was, byte for byte.
 #[test]
 fn a_merge_of_two_copies_gone_on_with_one_try_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let committed = committed_ladder(39);
+    let open = committed_p39_ladder_open_in_pieces();
+    let last = open["rungs"].as_array().unwrap().last().unwrap();
+    let held: Vec<u64> = (last["pieces"].as_array().unwrap().iter())
+        .map(|piece| piece["top"].as_u64().unwrap())
+        .collect();
+    let band = last["from"].as_u64().unwrap()..last["below"].as_u64().unwrap();
+    let mut free = band.rev().filter(|top| !held.contains(top));
     let gone_on = |top: u64, seconds: f64| {
-        let mut ladder = committed.clone();
+        let mut ladder = open.clone();
         let last = ladder["rungs"].as_array_mut().unwrap().last_mut().unwrap();
         let piece = serde_json::json!({"top": top, "seconds": seconds});
         last["pieces"].as_array_mut().unwrap().push(piece);
         last["seconds"] = serde_json::json!(last["seconds"].as_f64().unwrap() + seconds);
         ladder
     };
-    let (ours, theirs) = (gone_on(196, 100.0), gone_on(197, 200.0));
+    let ours = gone_on(free.next().unwrap(), 100.0);
+    let theirs = gone_on(free.next().unwrap(), 200.0);
     refused_saying(
         dir.path(),
         39,
