@@ -963,6 +963,71 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
     assert!(most_at_once() >= 2, "the checkers never ran side by side");
 }
 
+/// On `--prove-chain --jobs 2` a call out of time does not keep the calls left from starting
+/// (they go longest first, so they are shorter: the order is the unit test
+/// `the_chain_s_calls_go_longest_first_on_more_than_one_job`): p = 27's chain remade as a cheap
+/// whole rung below 64 (the committed ladder refutes below 128 whole) under two bands that take
+/// hours (64..248, and 248..256 of 320 s), all three true. Given 10 s a call, both bands run
+/// first and have no answer, and the cheap rung is proved after them, checked by rate (or
+/// dratify). Mutation: a call out of time closes the queue on two jobs as on one (nothing
+/// proved).
+#[test]
+fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
+    let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let mut ladder = committed_ladder(27);
+    let rungs = ladder["rungs"].as_array().unwrap();
+    let whole = rungs
+        .iter()
+        .find(|r| r.get("from").is_none())
+        .unwrap()
+        .clone();
+    assert!(whole["below"].as_u64().unwrap() >= 64 && whole["answer"] == "unsat");
+    let mut foot = whole;
+    foot["below"] = serde_json::json!(64);
+    let band = |from: u64, below: u64, seconds: f64| {
+        serde_json::json!({"from": from, "below": below, "largest_first": true,
+            "answer": "unsat", "seconds": seconds})
+    };
+    ladder["rungs"] = serde_json::json!([foot, band(64, 248, 5000.0), band(248, 256, 4000.0)]);
+    let ladder_path = dir.path().join("bounds-p27-feasible.json");
+    std::fs::write(&ladder_path, ladder.to_string()).unwrap();
+    let (out, proofs) = (dir.path().join("periods.json"), dir.path().join("proofs"));
+    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(P27_BOUNDS)
+        .args([
+            "--step",
+            "8",
+            "--prove-chain",
+            "--jobs",
+            "2",
+            "--timeout",
+            "10",
+        ])
+        .args(["--proof-dir", proofs.to_str().unwrap()])
+        .args(["--out", out.to_str().unwrap()])
+        .env(grundy::sat::solve::DRAT_CHECKER_VAR, &checker)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let words = "2 calls had no answer in 10s, the lowest in the band 64..248";
+    assert!(stdout.contains(words), "{stdout}");
+    assert!(
+        stdout.contains("1 of the 3 rungs it rests on with a checked proof"),
+        "{stdout}"
+    );
+    let rungs = ladder_json(&ladder_path)["rungs"].clone();
+    let by = rungs[0]["proof"]["checked_by"].as_str().unwrap_or("");
+    assert!(
+        by.starts_with("rate") || by.starts_with("dratify"),
+        "{rungs}"
+    );
+    assert!(rungs[1].get("proof").is_none() && rungs[2].get("proof").is_none());
+}
+
 /// `checker` wrapped (a command for `GRUNDY_DRAT_CHECKER`, its files in `dir`): each call
 /// counts the calls running beside it, waits a second, then hands over to the real checker;
 /// and a function that reads the most calls seen running at once.

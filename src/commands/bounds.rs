@@ -262,13 +262,13 @@ fn prove_chain_showing_rungs(
             stop,
         };
         let calls = chain_calls(&run, ladder);
-        let mut display = chain_progress(ladder, &calls, q.p);
+        let mut display = chain_progress(&calls, q.p);
         let (mut made, mut weighed) = (0, 0);
         let mut after_call = |l: &Ladder, call: &ChainCall, seconds: Duration| {
             l.save(path).map_err(|e| e.to_string())?;
             display.println(&call_words(l, call, seconds));
             // The calls that ended, whatever their order in the queue (`--jobs`).
-            (made, weighed) = (made + 1, weighed + call_weight(l, call));
+            (made, weighed) = (made + 1, weighed + call_weight(call));
             display.set_with(weighed, &format!("{made} of {} calls", calls.len()));
             Ok(())
         };
@@ -317,11 +317,10 @@ fn call_words(l: &Ladder, call: &grundy::sat::bounds::ChainCall, seconds: Durati
 
 /// The progress of `--prove-chain` over its calls, each weighed by [`call_weight`].
 fn chain_progress(
-    ladder: &Ladder,
     calls: &[grundy::sat::bounds::ChainCall],
     p: usize,
 ) -> grundy::progress::Progress {
-    let total = calls.iter().map(|c| call_weight(ladder, c)).sum();
+    let total = calls.iter().map(call_weight).sum();
     let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
         .counting("seconds of rungs as first solved");
     // From zero: the first call proved counts towards the rate.
@@ -329,18 +328,20 @@ fn chain_progress(
     display
 }
 
-/// A call's weight in the progress of `--prove-chain`: its share of the seconds its rung took
-/// when first solved (at least one). The rungs of a chain grow harder as it climbs, so counting
-/// rungs would guess the end too soon.
-fn call_weight(ladder: &Ladder, call: &grundy::sat::bounds::ChainCall) -> u64 {
-    (ladder.rungs[call.index].seconds.max(1.0) * call.share).ceil() as u64
+/// A call's weight in the progress of `--prove-chain`: the seconds it should take. The rungs of
+/// a chain grow harder as it climbs, so counting rungs would guess the end too soon.
+fn call_weight(call: &grundy::sat::bounds::ChainCall) -> u64 {
+    call.estimated_seconds.ceil() as u64
 }
 
 /// What `--prove-chain` left without a proof, and why, for the end of its last line.
 fn left_unproved(done: &grundy::sat::bounds::ChainProofs, timeout: Duration) -> String {
     let mut left = String::new();
     if let Some(band) = done.timed_out {
-        left += &format!("; the band {band} had no answer in {timeout:?}");
+        left += &match done.calls_timed_out {
+            1 => format!("; the band {band} had no answer in {timeout:?}"),
+            n => format!("; {n} calls had no answer in {timeout:?}, the lowest in the band {band}"),
+        };
     }
     if done.cube_bands > 0 {
         left += &format!(

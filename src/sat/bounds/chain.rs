@@ -38,21 +38,41 @@ pub struct ProveChain<'a> {
 }
 
 /// One solver call of [`prove_chain`]: the rung (its index in the ladder) and the band it asks,
-/// and for a piece the byte of `s[0]` it fixes. `share` is its part of the rung (1, or one over
-/// the band's bytes for a piece), to weigh it in a progress display.
+/// and for a piece the byte of `s[0]` it fixes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ChainCall {
     pub index: usize,
     pub band: Band,
     pub largest_first: bool,
     pub top: Option<u8>,
-    pub share: f64,
+    /// How long the call should take (at least a second), from what the ladder says its
+    /// question took when first answered: the piece's own seconds when the climb refuted the
+    /// band in pieces, else its share of the rung's (one over the band's bytes for a piece).
+    /// A guess (a proof costs more than the answer, and a call given lemmas took less), but one
+    /// that grows with the real cost: it orders the calls and weighs them in a progress display.
+    pub estimated_seconds: f64,
 }
 
-/// The calls [`prove_chain`] makes, lowest rung first: one for each rung of the chain with no
-/// checked proof (less bands answered by cube campaigns, which `sat cubes --certify` proves),
-/// or with `run.pieces` one for each byte of a band's largest value with no checked piece yet.
+/// The calls [`prove_chain`] makes: one for each rung of the chain with no checked proof (less
+/// bands answered by cube campaigns, which `sat cubes --certify` proves), or with `run.pieces`
+/// one for each byte of a band's largest value with no checked piece yet.
+///
+/// In what order: with one job, lowest rung first (the chain is proved from its foot up, each
+/// proof saved as it ends). With more, longest first ([`ChainCall::estimated_seconds`]). Why:
+/// the rungs grow harder as the chain climbs, so lowest first starts the longest calls last, and
+/// a machine of 16 cores ends up waiting on one of them with the others idle (as it went on a
+/// lent machine: the whole rung below 200 held one job through the run). Longest first is the
+/// usual rule for sharing jobs of known length among workers.
 pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
+    let mut calls = calls_lowest_first(run, ladder);
+    if run.jobs > 1 {
+        calls.sort_by(|a, b| b.estimated_seconds.total_cmp(&a.estimated_seconds));
+    }
+    calls
+}
+
+/// [`chain_calls`] in the order of the ladder's chain, lowest rung first.
+fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
     let mut calls = Vec::new();
     for index in ladder.chain_indices_to_prove() {
         let rung = &ladder.rungs[index];
@@ -65,7 +85,7 @@ pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             band,
             largest_first: rung.largest_first,
             top: None,
-            share: 1.0,
+            estimated_seconds: rung.seconds.max(1.0),
         };
         if !(run.pieces && rung.largest_first) {
             calls.push(whole);
@@ -73,12 +93,17 @@ pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
         }
         let e = run.largest_first;
         let tops = band_tops(e, band);
-        let share = 1.0 / tops.len().max(1) as f64;
+        let share = rung.seconds / tops.len().max(1) as f64;
         let proved = |c: &u8| rung.has_checked_piece(e.expand(&[*c])[0]);
+        let estimate = |c: u8| {
+            let top = e.expand(&[c])[0];
+            let own = (rung.pieces.iter()).find(|p| p.half.is_none() && p.top == top);
+            own.map_or(share, |p| p.seconds).max(1.0)
+        };
         let pieces = tops.iter().filter(|c| !proved(c));
         calls.extend(pieces.map(|&c| ChainCall {
             top: Some(c),
-            share,
+            estimated_seconds: estimate(c),
             ..whole
         }));
     }
@@ -138,8 +163,10 @@ impl Rung {
 /// fresh CaDiCaL on its own CNF, the proof checked by the command in `GRUNDY_DRAT_CHECKER`
 /// ([`crate::sat::solve::solve_with_proof`]). Makes `calls` (those of [`chain_calls`] for this
 /// ladder), `run.jobs` at once; `after_call` sees the ladder after each (to save it, and say so)
-/// with the seconds the call took. After a call with no answer in `timeout` (it keeps no proof)
-/// no further call starts; those running end as they would.
+/// with the seconds the call took. A call with no answer in `timeout` keeps no proof. With one
+/// job no further call starts after it (the calls left are higher, so harder); with more, the
+/// calls go longest first ([`chain_calls`]), so those left are shorter and go on, and their
+/// proofs count when the run is asked again.
 ///
 /// # Errors
 /// A line if a rung that the ladder says is UNSAT has a model now (the ladder is wrong: the
@@ -169,6 +196,7 @@ pub fn prove_chain(
             // Ended by the halt: not a timeout of its own.
             Answer::Timeout if halt.load(Relaxed) => Ok(()),
             Answer::Timeout => {
+                done.calls_timed_out += 1;
                 if done.timed_out.is_none_or(|b| call.band.below < b.below) {
                     done.timed_out = Some(call.band);
                 }
@@ -182,7 +210,14 @@ pub fn prove_chain(
         }
     };
     let ask = |&call: &ChainCall, halt: &AtomicBool| prove_call(run, call, halt);
-    crate::sat::side_by_side::ask_side_by_side(calls, run.jobs, run.stop, ask, not_refuted, take)?;
+    let closes = |outcome: &PieceOutcome| match outcome {
+        Ok(Asked {
+            answer: Answer::Timeout,
+            ..
+        }) => run.jobs <= 1,
+        outcome => not_refuted(outcome),
+    };
+    crate::sat::side_by_side::ask_side_by_side(calls, run.jobs, run.stop, ask, closes, take)?;
     Ok(done)
 }
 
@@ -263,8 +298,11 @@ pub struct ChainProofs {
     pub pieces: usize,
     /// Bands of the chain answered by cube campaigns with no certificate yet (left alone).
     pub cube_bands: usize,
-    /// The lowest rung that had no answer in the time allowed (no rung started after it).
+    /// The lowest rung that had no answer in the time allowed (with one job, no rung started
+    /// after it).
     pub timed_out: Option<Band>,
+    /// Calls that had no answer in the time allowed.
+    pub calls_timed_out: usize,
 }
 
 impl ChainProofs {

@@ -398,12 +398,13 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
     let (answer, carried) = crate::sat::lemmas::carrying(&store, run.seed.into(), every, ask)
         .map_err(|e| e.to_string())?;
     let answer = answer?;
+    let answered = !matches!(answer, Answer::Timeout);
     // An answered call is never asked again (the ladder keeps its answer), so its file would
     // only take disk: up to 2^20 clauses, about 30 MB, per piece.
-    if !matches!(answer, Answer::Timeout) {
+    if answered {
         let _ = std::fs::remove_file(&carried.file);
     }
-    let kept = matches!(answer, Answer::Timeout) && carried.kept > 0;
+    let kept = !answered && carried.kept > 0;
     Ok(Asked {
         answer,
         proof: None,

@@ -1069,4 +1069,55 @@ mod tests {
         assert_eq!(floor_unit(&e, 0), None);
         assert_eq!(floor_unit(&e, 2), None);
     }
+
+    /// `--prove-chain` with more than one job starts the longest calls first: a piece the climb
+    /// took long over, then the rest of its band by share, then the cheap rungs below. With one
+    /// job the chain goes from its foot up. Mutation: no sort (the foot first with two jobs).
+    #[test]
+    fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let rung = |from, seconds| Rung {
+            seconds,
+            ..plain_rung(from, from + 8, RungAnswer::Unsat)
+        };
+        ladder.rungs = vec![rung(0, 1.0), rung(8, 5.0), rung(16, 300.0)];
+        // Officers' common values in 16..24 are 18 to 21: the climb refuted s[0] = 19 alone.
+        ladder.rungs[2].pieces.push(ProofPiece {
+            top: 19,
+            seconds: 1000.0,
+            proof: None,
+            lemmas: 0,
+            half: None,
+        });
+        let stop = AtomicBool::new(false);
+        let run = |jobs| chain::ProveChain {
+            largest_first: &e,
+            question: &e,
+            timeout: None,
+            proof_stem: Path::new("unused"),
+            checker: "unused",
+            jobs,
+            pieces: true,
+            stop: &stop,
+        };
+        let order = |jobs| {
+            let calls = chain::chain_calls(&run(jobs), &ladder);
+            let top = |c: &chain::ChainCall| c.top.map(|b| e.expand(&[b])[0]);
+            (calls.iter())
+                .map(|c| (c.band.from, top(c), c.estimated_seconds))
+                .collect::<Vec<_>>()
+        };
+        let longest_first = order(2);
+        assert_eq!(longest_first.len(), 1 + 4 + 4, "{longest_first:?}");
+        assert_eq!(longest_first[0], (16, Some(19), 1000.0));
+        let rest_of_band: Vec<_> = longest_first[1..4].iter().map(|c| (c.0, c.2)).collect();
+        assert_eq!(rest_of_band, vec![(16, 75.0); 3]);
+        assert!(longest_first[4..8].iter().all(|c| c.0 == 8 && c.2 == 1.25));
+        assert_eq!(longest_first[8], (0, None, 1.0));
+        let foot_first = order(1);
+        assert_eq!(foot_first[0], (0, None, 1.0));
+        let froms: Vec<_> = foot_first.iter().map(|c| c.0).collect();
+        assert!(froms.is_sorted(), "{froms:?}");
+    }
 }
