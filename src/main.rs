@@ -507,7 +507,7 @@ struct BoundsArgs {
     /// saved every --lemmas-every and when the call ends, and start the call asked again (a
     /// piece stopped, asked by the next run) with them [DIR default: `lemmas/` beside the
     /// ladder, so they live as long as it does]. Not with --proof-dir (a proof starts from the
-    /// CNF alone) or --incremental.
+    /// CNF alone) or --incremental. With --merge: the folder the copy's lemma files go to.
     #[arg(
         long,
         value_name = "DIR",
@@ -527,11 +527,13 @@ struct BoundsArgs {
     /// Climb nothing: fold this copy of the ladder, from another machine, into the ladder
     /// (its checked proofs into the same bands here, its tries this one lacks appended, a try
     /// it went on with taken in its later state; refused if both went on with the same try),
-    /// then merge what the ladder answers into the periods file.
+    /// copy the lemma files its tries kept from `lemmas/` beside it into this ladder's lemma
+    /// folder (`lemmas/` beside it, or --lemmas DIR), then merge what the ladder answers into
+    /// the periods file.
     #[arg(
         long,
         value_name = "LADDER",
-        conflicts_with_all = ["prove_chain", "proof_dir", "pieces", "incremental", "lemmas"]
+        conflicts_with_all = ["prove_chain", "proof_dir", "pieces", "incremental"]
     )]
     merge: Option<PathBuf>,
     /// The ladder file [default: results/<game>/bounds-p<P>-<question>.json beside --out].

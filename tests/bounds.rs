@@ -1411,6 +1411,75 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     assert!(*kept >= learned, "{after:?} after {stopped:?}");
 }
 
+/// `--merge` brings the lemma files of the tries it takes: a copy of p = 27's committed ladder
+/// "there" stops the band 256..264 after 5 s with `--lemmas` (its file in `lemmas/` beside it),
+/// and merged into the ladder "here" its try comes with that file, byte for byte, into
+/// `lemmas/` beside this ladder, so the band asked here starts with it (no note that it starts
+/// afresh). A lemma folder that cannot be written fails the merge in one line, the ladder as it
+/// was; a file named by the ladder that is in neither folder is said to be missing. Mutation:
+/// no copy (the file missing here, and the note).
+#[test]
+fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
+    let (there, here) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let theirs = committed_p27_ladder(there.path());
+    committed_p27_ladder(here.path());
+    let out = |dir: &Path| dir.join("periods.json").to_str().unwrap().to_string();
+    let band = ["--from", "264", "--to", "264", "--timeout", "5", "--lemmas"];
+    let run = grundy(&[&P27_BOUNDS[..], &band, &["--out", &out(there.path())]].concat());
+    assert!(run.status.success(), "{run:?}");
+    let kept = ladder_json(&theirs)["rungs"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["kept"]
+        .clone();
+    let name = kept[0]["file"].as_str().unwrap().to_string();
+    let file_there = std::fs::read(there.path().join("lemmas").join(&name)).unwrap();
+    let merge = |dir: &Path| {
+        let args = ["--out", &out(dir), "--merge", theirs.to_str().unwrap()];
+        let run = grundy(&[&P27_BOUNDS[..], &args].concat());
+        assert!(run.status.success(), "{run:?}");
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    let said = merge(here.path());
+    assert!(
+        said.contains("1 tries added") && said.contains("1 lemma files copied"),
+        "{said}"
+    );
+    let file_here = here.path().join("lemmas").join(&name);
+    assert_eq!(std::fs::read(&file_here).unwrap(), file_there);
+    let run = grundy(&[&P27_BOUNDS[..], &band, &["--out", &out(here.path())]].concat());
+    assert!(run.status.success(), "{run:?}");
+    let note = String::from_utf8_lossy(&run.stderr);
+    assert!(!note.contains("lemmas kept by an earlier run"), "{note}");
+    // A lemma folder that cannot be made (a file in its place, as a full disk would fail the
+    // copy): one line, and the ladder as it was, byte for byte.
+    let blocked = tempfile::tempdir().unwrap();
+    let before = std::fs::read(committed_p27_ladder(blocked.path())).unwrap();
+    std::fs::write(blocked.path().join("lemmas"), "not a folder").unwrap();
+    let args = [
+        "--out",
+        &out(blocked.path()),
+        "--merge",
+        theirs.to_str().unwrap(),
+    ];
+    let line = fails_with_one_line(&[&P27_BOUNDS[..], &args].concat());
+    assert!(line.contains("lemmas"), "{line}");
+    let after = std::fs::read(blocked.path().join("bounds-p27-feasible.json")).unwrap();
+    assert_eq!(after, before);
+    // The file gone from there, a merge into a third ladder (no such file) says so.
+    let elsewhere = tempfile::tempdir().unwrap();
+    committed_p27_ladder(elsewhere.path());
+    std::fs::remove_file(there.path().join("lemmas").join(&name)).unwrap();
+    let said = merge(elsewhere.path());
+    assert!(
+        said.contains(&format!(
+            "in neither lemma folder (those calls start afresh): {name}"
+        )),
+        "{said}"
+    );
+}
+
 /// A whole rung stopped with `--lemmas` is said to have kept its file too (no piece named), and
 /// a run without `--lemmas` says before the band starts that it will not be given it: p = 27's
 /// committed ladder, the band 256..264 in one call of 5 s, whose file is counted here.

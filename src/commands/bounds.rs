@@ -70,7 +70,9 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         bail!("{}: its pattern fails: {reason}", path.display());
     }
     if let Some(other) = merge {
-        merge_ladder(&q, &mut ladder, &other, &path)?;
+        // Lemma files always come along: a try taken without its files starts afresh.
+        let lemma_dir = super::lemma_dir(Some(lemmas.flatten()), &path).unwrap_or_default();
+        merge_ladder(&q, &mut ladder, (&other, &lemma_dir), &path)?;
         say_and_merge(&q, &ladder, &path)?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -115,11 +117,12 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
 }
 
 /// `--merge`: folds the ladder at `other` (a copy from another machine) into `ladder`, saved at
-/// `path` if anything changed, and says what changed.
+/// `path` if anything changed, copies the lemma files its records name from `lemmas/` beside
+/// `other` into `lemma_dir` (those missing there), and says what changed.
 fn merge_ladder(
     q: &Question,
     ladder: &mut Ladder,
-    other: &std::path::Path,
+    (other, lemma_dir): (&std::path::Path, &std::path::Path),
     path: &std::path::Path,
 ) -> Result<()> {
     let Some(theirs) = Ladder::read(other)? else {
@@ -137,10 +140,22 @@ fn merge_ladder(
             &check,
         )
         .map_err(|reason| anyhow::anyhow!("{}: {reason}", other.display()))?;
+    // The files before the ladder that names them: a copy that fails leaves the ladder as it
+    // was, and a copied file with no record is only disk.
+    let theirs = super::lemma_dir(Some(None), other).unwrap_or_default();
+    let files = grundy::sat::bounds::copy_kept_lemmas(ladder, &theirs, lemma_dir)
+        .map_err(|reason| anyhow::anyhow!("merging {}: {reason}", other.display()))?;
     if !merged.is_empty() {
         ladder.save(path)?;
     }
     println!("merged {}: {merged}", other.display());
+    if files != Default::default() {
+        println!(
+            "  from {} into {}: {files}",
+            theirs.display(),
+            lemma_dir.display()
+        );
+    }
     Ok(())
 }
 

@@ -21,8 +21,11 @@
 //!
 //! Nothing is taken on trust beyond what a ladder already records: a pattern of the other copy
 //! is witness-checked before it is kept, and proofs carry their checker's name as they did
-//! there. Files stay where they are: a try answered by a cube campaign names its ledger, which
-//! goes beside this ladder by hand (`grundy merge` gathers the ledgers of a cluster's shares).
+//! there. A try answered by a cube campaign names its ledger, which goes beside this ladder by
+//! hand (`grundy merge` gathers the ledgers of a cluster's shares). Lemma files that a try's
+//! stopped calls kept ([`Rung::kept`]) are copied from the other copy's lemma folder
+//! ([`copy_kept_lemmas`]): a try taken without them would start its calls afresh, the hours
+//! of search behind them lost.
 
 use std::path::Path;
 
@@ -255,4 +258,69 @@ impl Rung {
         self.pieces.push(piece.clone());
         true
     }
+}
+
+/// What [`copy_kept_lemmas`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LemmaFilesCopied {
+    /// Files copied here, and the clauses the ladder says they hold.
+    pub copied: usize,
+    pub clauses: usize,
+    /// Files the ladder names that are in neither folder (their calls will start afresh).
+    pub missing: Vec<String>,
+}
+
+impl std::fmt::Display for LemmaFilesCopied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} lemma files copied ({} clauses)",
+            self.copied, self.clauses
+        )?;
+        if !self.missing.is_empty() {
+            write!(
+                f,
+                "; {} named by the ladder are in neither lemma folder (those calls start \
+                 afresh): {}",
+                self.missing.len(),
+                self.missing.join(", ")
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Copies each lemma file that `ladder` (merged) names in a `kept` record, and that `ours` (this
+/// ladder's lemma folder) lacks, from `theirs` (the lemma folder of the copy merged in), each
+/// written atomically. A file here already is left as it is: either file serves the same call.
+///
+/// # Errors
+/// A line naming the file that could not be read or written (a full disk): the files copied
+/// before it stay, and nothing else is changed.
+pub fn copy_kept_lemmas(
+    ladder: &Ladder,
+    theirs: &Path,
+    ours: &Path,
+) -> Result<LemmaFilesCopied, String> {
+    let mut done = LemmaFilesCopied::default();
+    let kept = ladder.rungs.iter().flat_map(|r| &r.kept);
+    for record in kept.filter(|k| !ours.join(&k.file).exists()) {
+        let from = theirs.join(&record.file);
+        if !from.exists() {
+            done.missing.push(record.file.clone());
+            continue;
+        }
+        std::fs::create_dir_all(ours).map_err(|e| format!("{}: {e}", ours.display()))?;
+        let mut source =
+            std::fs::File::open(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        crate::io::write_atomic(&ours.join(&record.file), |out| {
+            std::io::copy(&mut source, out).map(drop)
+        })
+        .map_err(|e| e.to_string())?;
+        done.copied += 1;
+        done.clauses += record.clauses;
+    }
+    done.missing.sort_unstable();
+    done.missing.dedup();
+    Ok(done)
 }

@@ -57,7 +57,7 @@ mod merge;
 
 pub use chain::{ChainCall, ChainProofs, ProveChain, chain_calls, prove_chain};
 pub use climb::{Climb, Step, climb};
-pub use merge::Merged;
+pub use merge::{LemmaFilesCopied, Merged, copy_kept_lemmas};
 
 /// Riley's bound: every value below 512 (the encoding's bytes hold no more).
 pub const WHOLE_QUESTION: Value = 512;
