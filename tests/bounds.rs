@@ -1349,10 +1349,22 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
         files.sort();
         files
     };
+    // The band's common values, from the definition (Officers' rare values have an even count
+    // of bits outside 0x11): the pieces a run of the band says it starts with.
+    let common: Vec<String> = (256..264u32)
+        .filter(|v| (v & !0x11).count_ones() % 2 == 1)
+        .map(|v| v.to_string())
+        .collect();
+    let starts = format!(
+        "256..264 in pieces: s[0] = {} left of 4, 1 at once",
+        common.join(", ")
+    );
     // Runs the climb; the last rung of the ladder after it.
     let climb = || -> Json {
         let run = grundy(&args);
         assert!(run.status.success(), "{run:?}");
+        let said = String::from_utf8_lossy(&run.stdout);
+        assert!(said.contains(&starts), "{said}");
         let rungs = ladder_json(&ladder)["rungs"].clone();
         rungs.as_array().unwrap().last().cloned().unwrap()
     };
@@ -1394,11 +1406,14 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
         let note = format!("the piece s[0] = 256 of 256..264 had {learned} lemmas kept");
         assert!(said.contains(&note) && said.contains(&why), "{said}");
     }
-    // Nor does the run with the folder, which has the file it needs.
+    // Nor does the run with the folder, which has the file it needs, and says it starts so.
     let run = grundy(&args);
     assert!(run.status.success(), "{run:?}");
     let said = String::from_utf8_lossy(&run.stderr);
     assert!(!said.contains("lemmas kept by an earlier run"), "{said}");
+    let said = String::from_utf8_lossy(&run.stdout);
+    let given = format!("{starts}; 1 start from lemma files kept by an earlier run");
+    assert!(said.contains(&given), "{said}");
     let rungs = ladder_json(&ladder)["rungs"].clone();
     let rung = rungs.as_array().unwrap().last().cloned().unwrap();
     assert_eq!(

@@ -405,6 +405,11 @@ fn climb_showing_rungs(
                 eprintln!("grundy: note: {line}");
             }
             if step == Step::PiecesStart {
+                let threads = settings.threads;
+                println!(
+                    "  {}",
+                    pieces_start_line(l, r, encoding, threads, lemma_dir.as_deref())
+                );
                 display = Some(pieces_progress(encoding, r, q.p, halves));
             }
             return Ok(());
@@ -475,6 +480,47 @@ fn lemmas_not_found(l: &Ladder, band: Band, dir: Option<&std::path::Path>) -> Ve
         .filter(missing)
         .map(line)
         .collect()
+}
+
+/// The line a band in pieces starts with: the values of `s[0]` left, how many run at once, and
+/// how many start from lemma files an earlier run kept for them (found in `dir`). Why: a piece
+/// runs for hours, and a log that says nothing until one ends cannot tell a run at work from
+/// one that is stuck, nor say what it was given.
+fn pieces_start_line(
+    l: &Ladder,
+    r: &grundy::sat::bounds::Rung,
+    e: &grundy::sat::encode::PeriodEncoding,
+    threads: usize,
+    dir: Option<&std::path::Path>,
+) -> String {
+    let band = Band {
+        from: r.from,
+        below: r.below,
+    };
+    let tops = grundy::sat::bounds::band_tops(e, band);
+    let left: Vec<String> = (tops.iter())
+        .map(|&c| e.expand(&[c])[0])
+        .filter(|&top| !r.covers(top))
+        .map(|top| top.to_string())
+        .collect();
+    let found =
+        |k: &&grundy::sat::bounds::KeptLemmas| dir.is_some_and(|d| d.join(&k.file).exists());
+    let given: Vec<_> = l.kept_lemmas(band).into_iter().filter(found).collect();
+    let mut line = format!(
+        "{band} in pieces: s[0] = {} left of {}, {} at once",
+        left.join(", "),
+        tops.len(),
+        threads.max(1)
+    );
+    // No count of clauses: the file may have been rewritten since its record (the same call
+    // run with another folder), and the rung line says what each call was given.
+    if !given.is_empty() {
+        line += &format!(
+            "; {} start from lemma files kept by an earlier run",
+            given.len()
+        );
+    }
+    line
 }
 
 /// A rung that ended, in words: its band, answer, seconds, proof and lemmas.
