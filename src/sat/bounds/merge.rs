@@ -263,9 +263,10 @@ impl Rung {
 /// What [`copy_kept_lemmas`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LemmaFilesCopied {
-    /// Files copied here, and the clauses the ladder says they hold.
+    /// Files copied here, and their bytes (not the clauses their records name: a file may
+    /// have been rewritten since, by the same call run again).
     pub copied: usize,
-    pub clauses: usize,
+    pub bytes: u64,
     /// Files the ladder names that are in neither folder (their calls will start afresh).
     pub missing: Vec<String>,
 }
@@ -274,8 +275,9 @@ impl std::fmt::Display for LemmaFilesCopied {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} lemma files copied ({} clauses)",
-            self.copied, self.clauses
+            "{} lemma files copied ({:.1} MB)",
+            self.copied,
+            self.bytes as f64 / 1e6
         )?;
         if !self.missing.is_empty() {
             write!(
@@ -313,12 +315,14 @@ pub fn copy_kept_lemmas(
         std::fs::create_dir_all(ours).map_err(|e| format!("{}: {e}", ours.display()))?;
         let mut source =
             std::fs::File::open(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        let mut bytes = 0;
         crate::io::write_atomic(&ours.join(&record.file), |out| {
-            std::io::copy(&mut source, out).map(drop)
+            bytes = std::io::copy(&mut source, out)?;
+            Ok(())
         })
         .map_err(|e| e.to_string())?;
         done.copied += 1;
-        done.clauses += record.clauses;
+        done.bytes += bytes;
     }
     done.missing.sort_unstable();
     done.missing.dedup();
