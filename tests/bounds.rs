@@ -1349,10 +1349,10 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
         files.sort();
         files
     };
-    // The band's common values, from the definition (Officers' rare values have an even count
-    // of bits outside 0x11): the pieces a run of the band says it starts with.
-    let common: Vec<String> = (256..264u32)
-        .filter(|v| (v & !0x11).count_ones() % 2 == 1)
+    // The band's common values, from the definition ([`is_common`]): the pieces a run of the
+    // band says it starts with.
+    let common: Vec<String> = (256..264u16)
+        .filter(|&v| is_common(v))
         .map(|v| v.to_string())
         .collect();
     let starts = format!(
@@ -1943,9 +1943,10 @@ fn a_merge_of_two_copies_gone_on_with_one_try_is_refused() {
         .map(|piece| piece["top"].as_u64().unwrap())
         .collect();
     let band = last["from"].as_u64().unwrap()..last["below"].as_u64().unwrap();
-    // Common values (an odd count of bits outside 0x11) that no piece holds yet.
-    let common = |v: &u64| (v & !0x11).count_ones() % 2 == 1;
-    let mut free = band.rev().filter(|top| common(top) && !held.contains(top));
+    // Common values ([`is_common`]) that no piece holds yet.
+    let mut free = band
+        .rev()
+        .filter(|&top| is_common(top as u16) && !held.contains(&top));
     let gone_on = |top: u64, seconds: f64| {
         let mut ladder = open.clone();
         let last = ladder["rungs"].as_array_mut().unwrap().last_mut().unwrap();

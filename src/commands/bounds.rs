@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use grundy::sat::bounds::{
-    Band, Climb, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, rung_units,
+    Band, Climb, KeptLemmas, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, rung_units,
 };
 use grundy::sat::solve::Preset;
 
@@ -458,9 +458,8 @@ fn climb_showing_rungs(
 /// and this one will not give it: not in `dir`, or no `--lemmas` (`dir` `None`). The call then
 /// starts afresh, and a run of hours should say so before it starts, not after.
 fn lemmas_not_found(l: &Ladder, band: Band, dir: Option<&std::path::Path>) -> Vec<String> {
-    let missing =
-        |k: &&grundy::sat::bounds::KeptLemmas| dir.is_none_or(|d| !d.join(&k.file).exists());
-    let line = |k: &grundy::sat::bounds::KeptLemmas| {
+    let (_, missing) = kept_lemmas_found(l, band, dir);
+    let line = |k: &KeptLemmas| {
         let call = match (k.top, k.half) {
             (None, _) => format!("the band {band}"),
             (Some(top), None) => format!("the piece s[0] = {top} of {band}"),
@@ -475,11 +474,19 @@ fn lemmas_not_found(l: &Ladder, band: Band, dir: Option<&std::path::Path>) -> Ve
             k.clauses
         )
     };
-    l.kept_lemmas(band)
-        .into_iter()
-        .filter(missing)
-        .map(line)
-        .collect()
+    missing.into_iter().map(line).collect()
+}
+
+/// The lemma files the last run kept for the calls of `band` ([`Ladder::kept_lemmas`]): those
+/// in `dir`, which this run gives their calls, and those it will not (not there, or no
+/// `--lemmas`: `dir` `None`).
+fn kept_lemmas_found<'l>(
+    l: &'l Ladder,
+    band: Band,
+    dir: Option<&std::path::Path>,
+) -> (Vec<&'l KeptLemmas>, Vec<&'l KeptLemmas>) {
+    let found = |k: &&KeptLemmas| dir.is_some_and(|d| d.join(&k.file).exists());
+    l.kept_lemmas(band).into_iter().partition(found)
 }
 
 /// The line a band in pieces starts with: the values of `s[0]` left, how many run at once, and
@@ -503,9 +510,7 @@ fn pieces_start_line(
         .filter(|&top| !r.covers(top))
         .map(|top| top.to_string())
         .collect();
-    let found =
-        |k: &&grundy::sat::bounds::KeptLemmas| dir.is_some_and(|d| d.join(&k.file).exists());
-    let given: Vec<_> = l.kept_lemmas(band).into_iter().filter(found).collect();
+    let (given, _) = kept_lemmas_found(l, band, dir);
     let mut line = format!(
         "{band} in pieces: s[0] = {} left of {}, {} at once",
         left.join(", "),
