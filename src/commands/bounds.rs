@@ -337,7 +337,7 @@ fn chain_progress(
 ) -> grundy::progress::Progress {
     let total = calls.iter().map(call_weight).sum();
     let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
-        .counting("seconds of rungs as first solved");
+        .counting("estimated seconds (each call at the time the climb took)");
     // From zero: the first call proved counts towards the rate.
     display.set(0);
     display
