@@ -88,7 +88,9 @@ pub struct Rung {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub largest_first: bool,
     /// Threads the band was split over, one CaDiCaL call per byte of `s[0]` (0: one call);
-    /// `seconds` is wall-clock either way.
+    /// `seconds` is wall-clock either way. For a try in pieces continued over several runs, the
+    /// setting of the run that last went on with it (as with `cut`): pieces refuted by earlier
+    /// runs may have run with fewer threads beside them.
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub threads: usize,
     pub answer: RungAnswer,
