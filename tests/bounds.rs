@@ -1986,3 +1986,34 @@ fn a_merge_refuses_a_ladder_it_cannot_take() {
 }
 
 const P39_BOUNDS: [&str; 5] = ["sat", "bounds", "officers", "--p", "39"];
+
+/// A try in pieces continued by a run that stops a piece says what that run gave it, not what
+/// an earlier run's calls were given: p = 27's committed ladder with a try of 256..264 whose
+/// piece 263 an earlier run refuted and whose stopped piece had been given 2^20 lemmas (as a
+/// run with lemma files leaves it), continued without `--lemmas` for 5 s (the band's pieces
+/// take far longer), records its stopped piece 256 as given none. Mutation: the record keeps
+/// the most any run gave (as p = 37's ladder said in session 40, its lemma files gone).
+#[test]
+fn a_continued_try_records_what_its_last_run_gave_the_piece_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = committed_p27_ladder(dir.path());
+    let mut json = ladder_json(&ladder);
+    let earlier_try = serde_json::json!({
+        "from": 256, "below": 264, "largest_first": true, "answer": "timeout",
+        "seconds": 10.0, "preset": "unsat", "lemmas": 1048576,
+        "pieces": [{"top": 263, "seconds": 5.0}],
+    });
+    json["rungs"].as_array_mut().unwrap().push(earlier_try);
+    std::fs::write(&ladder, json.to_string()).unwrap();
+    let out = dir.path().join("periods.json");
+    let pieces = ["--from", "264", "--to", "264", "--pieces", "--timeout", "5"];
+    let run = grundy(&[&P27_BOUNDS[..], &pieces, &["--out", out.to_str().unwrap()]].concat());
+    assert!(run.status.success(), "{run:?}");
+    let rungs = ladder_json(&ladder)["rungs"].clone();
+    let rung = rungs.as_array().unwrap().last().cloned().unwrap();
+    // The same try, gone on with: its refuted piece kept, more seconds, no answer.
+    assert_eq!(rung["answer"].as_str(), Some("timeout"), "{rung}");
+    assert_eq!(rung["pieces"][0]["top"].as_u64(), Some(263), "{rung}");
+    assert!(rung["seconds"].as_f64().unwrap() > 10.0, "{rung}");
+    assert!(rung.get("lemmas").is_none(), "given none this run: {rung}");
+}

@@ -193,6 +193,10 @@ fn rung_in_pieces(
         .collect();
     after_rung(ladder, Step::PiecesStart)?;
     let mut answer = RungAnswer::Unsat;
+    // The most lemmas a piece stopped by this run was given: what the try's record says once
+    // this run leaves it unanswered (not what an earlier run's calls were given, whose files
+    // this one may not have found).
+    let mut stopped_given = 0;
     let mut mark = Instant::now();
     let take = |&(top, half): &(u8, Option<Half>),
                 outcome: PieceOutcome,
@@ -231,8 +235,9 @@ fn rung_in_pieces(
                 if answer == RungAnswer::Unsat {
                     answer = RungAnswer::Timeout;
                 }
+                stopped_given = stopped_given.max(lemmas);
                 let rung = &mut ladder.rungs[index];
-                rung.lemmas = rung.lemmas.max(lemmas);
+                rung.lemmas = stopped_given;
                 rung.kept.extend(kept_lemmas((Some(top), half), kept));
                 Ok(())
             }

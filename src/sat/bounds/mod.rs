@@ -89,8 +89,8 @@ pub struct Rung {
     pub largest_first: bool,
     /// Threads the band was split over, one CaDiCaL call per byte of `s[0]` (0: one call);
     /// `seconds` is wall-clock either way. For a try in pieces continued over several runs, the
-    /// setting of the run that last went on with it (as with `cut`): pieces refuted by earlier
-    /// runs may have run with fewer threads beside them.
+    /// most recent setting above one thread among the runs that went on with it: pieces may have
+    /// run with fewer beside them.
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub threads: usize,
     pub answer: RungAnswer,
@@ -112,7 +112,8 @@ pub struct Rung {
     /// Clauses learned by earlier calls on the same CNF that this call was given (`--lemmas`):
     /// its UNSAT rests on CaDiCaL having learned them soundly as well as on this call (as every
     /// answer without a proof rests on CaDiCaL); `--prove-chain` proves it from the CNF alone.
-    /// For a band in pieces left without an answer: what the piece that stopped was given.
+    /// For a band in pieces left without an answer: what the pieces that the last run stopped
+    /// were given (the most of them), so a run that found no lemma file says 0 here.
     #[serde(default, skip_serializing_if = "is_zero_count")]
     pub lemmas: usize,
     /// The cut the last run of this band in pieces asked each piece in (`--cut`), so that a band
