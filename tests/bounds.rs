@@ -102,6 +102,16 @@ pub(crate) fn ladder_json(path: &std::path::Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The last rung of a ladder file: the try a run made or went on with last.
+fn last_rung(path: &std::path::Path) -> Json {
+    ladder_json(path)["rungs"]
+        .as_array()
+        .unwrap()
+        .last()
+        .cloned()
+        .unwrap()
+}
+
 /// A rung of a ladder file: its band `from..below` (`from` 0 when the file has none), and
 /// its answer.
 fn rungs_of(ladder: &Json) -> Vec<(u16, u16, String)> {
@@ -1365,8 +1375,7 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
         assert!(run.status.success(), "{run:?}");
         let said = String::from_utf8_lossy(&run.stdout);
         assert!(said.contains(&starts), "{said}");
-        let rungs = ladder_json(&ladder)["rungs"].clone();
-        rungs.as_array().unwrap().last().cloned().unwrap()
+        last_rung(&ladder)
     };
     let rung = climb();
     assert_eq!(
@@ -1414,8 +1423,7 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let said = String::from_utf8_lossy(&run.stdout);
     let given = format!("{starts}; 1 start from lemma files kept by an earlier run");
     assert!(said.contains(&given), "{said}");
-    let rungs = ladder_json(&ladder)["rungs"].clone();
-    let rung = rungs.as_array().unwrap().last().cloned().unwrap();
+    let rung = last_rung(&ladder);
     assert_eq!(
         rung["lemmas"].as_u64().unwrap_or(0),
         learned as u64,
@@ -1518,8 +1526,7 @@ fn a_whole_rung_stopped_keeps_its_lemmas_and_a_run_without_them_says_so() {
     assert_eq!(lemma_files.len(), 1, "{lemma_files:?}");
     let text = std::fs::read_to_string(&lemma_files[0]).unwrap();
     let learned = text.lines().filter(|l| !l.starts_with('c')).count();
-    let rungs = ladder_json(&ladder)["rungs"].clone();
-    let rung = rungs.as_array().unwrap().last().cloned().unwrap();
+    let rung = last_rung(&ladder);
     assert_eq!(rung["answer"].as_str(), Some("timeout"), "{rung}");
     let kept = &rung["kept"][0];
     assert!(kept.get("top").is_none(), "a whole rung: {rung}");
@@ -1989,7 +1996,7 @@ const P39_BOUNDS: [&str; 5] = ["sat", "bounds", "officers", "--p", "39"];
 
 /// A try in pieces continued by a run that stops a piece says what that run gave it, not what
 /// an earlier run's calls were given: p = 27's committed ladder with a try of 256..264 whose
-/// piece 263 an earlier run refuted and whose stopped piece had been given 2^20 lemmas (as a
+/// last piece (263) an earlier run refuted and whose stopped piece had been given 2^20 lemmas (as a
 /// run with lemma files leaves it), continued without `--lemmas` for 5 s (the band's pieces
 /// take far longer), records its stopped piece 256 as given none. Mutation: the record keeps
 /// the most any run gave (as p = 37's ladder said in session 40, its lemma files gone).
@@ -1998,10 +2005,12 @@ fn a_continued_try_records_what_its_last_run_gave_the_piece_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let ladder = committed_p27_ladder(dir.path());
     let mut json = ladder_json(&ladder);
+    // The band's last common value ([`is_common`]), refuted by the earlier try.
+    let refuted = (256..264u16).filter(|&v| is_common(v)).max().unwrap();
     let earlier_try = serde_json::json!({
         "from": 256, "below": 264, "largest_first": true, "answer": "timeout",
         "seconds": 10.0, "preset": "unsat", "lemmas": 1048576,
-        "pieces": [{"top": 263, "seconds": 5.0}],
+        "pieces": [{"top": refuted, "seconds": 5.0}],
     });
     json["rungs"].as_array_mut().unwrap().push(earlier_try);
     std::fs::write(&ladder, json.to_string()).unwrap();
@@ -2009,11 +2018,14 @@ fn a_continued_try_records_what_its_last_run_gave_the_piece_it_stopped() {
     let pieces = ["--from", "264", "--to", "264", "--pieces", "--timeout", "5"];
     let run = grundy(&[&P27_BOUNDS[..], &pieces, &["--out", out.to_str().unwrap()]].concat());
     assert!(run.status.success(), "{run:?}");
-    let rungs = ladder_json(&ladder)["rungs"].clone();
-    let rung = rungs.as_array().unwrap().last().cloned().unwrap();
+    let rung = last_rung(&ladder);
     // The same try, gone on with: its refuted piece kept, more seconds, no answer.
     assert_eq!(rung["answer"].as_str(), Some("timeout"), "{rung}");
-    assert_eq!(rung["pieces"][0]["top"].as_u64(), Some(263), "{rung}");
+    assert_eq!(
+        rung["pieces"][0]["top"].as_u64(),
+        Some(refuted.into()),
+        "{rung}"
+    );
     assert!(rung["seconds"].as_f64().unwrap() > 10.0, "{rung}");
     assert!(rung.get("lemmas").is_none(), "given none this run: {rung}");
 }
