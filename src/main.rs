@@ -304,6 +304,11 @@ enum SatCommand {
         /// The periods file to read instead (the --out of grundy sat).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Under each value-bound ladder, a table of its bands: the chain the bound rests on,
+        /// then the bands above it tried without an answer (what each cost, how it was asked,
+        /// its pieces, its proof or the lemmas kept), as Markdown rows.
+        #[arg(long)]
+        rungs: bool,
     },
     /// Cube-and-conquer on one question: cubes of the value box tried by an incremental
     /// CaDiCaL per thread under a conflict budget, split when they outlast it. Resumable: the

@@ -370,6 +370,16 @@ fn the_summary_shows_an_open_periods_ladder() {
         text.contains("bounds (feasible): every pattern has a value >= 64"),
         "{text}"
     );
+    // With --rungs, the ladder's table under its line: the one rung, one call with no proof.
+    let summary = grundy(&["sat", "summary", "--out", out, "--rungs"]);
+    let text = String::from_utf8_lossy(&summary.stdout);
+    let seconds = ladder["rungs"][0]["seconds"].as_f64().unwrap();
+    let row = format!("| 0..64 | refuted | one call | {seconds:.0} |  |  | none |");
+    let under = text.split_once("bounds (feasible)").map(|(_, rest)| rest);
+    assert!(
+        under.is_some_and(|rest| rest.contains(&row)),
+        "{row} not in {text}"
+    );
 }
 
 /// A copy in `dir` of p = 27's committed ladder (refuted to 256 in bands: a ladder whose next

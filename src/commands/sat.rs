@@ -21,7 +21,9 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
     match what {
         SatCommand::Cubes(args) => run_sat_cubes(args),
         SatCommand::Bounds(args) => super::bounds::run_sat_bounds(args),
-        SatCommand::Summary { game, out } => run_sat_summary(game.as_deref(), out.as_deref()),
+        SatCommand::Summary { game, out, rungs } => {
+            run_sat_summary(game.as_deref(), out.as_deref(), rungs)
+        }
         SatCommand::Export {
             game,
             p,
@@ -133,7 +135,11 @@ fn run_sat_check(game: &Game, values: u64, pattern: &str) -> Result<ExitCode> {
 }
 
 /// `grundy sat summary`: the periods file as a table, open periods with their campaign so far.
-fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<ExitCode> {
+fn run_sat_summary(
+    game: Option<&str>,
+    out: Option<&std::path::Path>,
+    rungs: bool,
+) -> Result<ExitCode> {
     let (path, file) = summary_file(game, out)?;
     println!(
         "{}: {} periods of {} (rare table: {} values, the last at {}; {})",
@@ -149,10 +155,10 @@ fn run_sat_summary(game: Option<&str>, out: Option<&std::path::Path>) -> Result<
         println!("{}", campaign_line(r));
         if r.is_open() {
             open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
-            cube_campaign_lines(&path, r);
+            cube_campaign_lines(&path, r, rungs);
         } else {
             // A yardstick: the ladder (and band campaigns) of a period that has patterns.
-            ladder_line(&path, r.p as usize, "feasible");
+            ladder_line(&path, r.p as usize, "feasible", rungs);
             band_campaign_lines(&path, r.p as usize, "feasible");
         }
     }
@@ -219,7 +225,11 @@ fn totals_lines(file: &PeriodsFile, open: &[String]) {
 
 /// The cube-and-conquer campaigns and value-bound ladders of an open period whose files lie
 /// beside the periods file.
-fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::PeriodResult) {
+fn cube_campaign_lines(
+    periods: &std::path::Path,
+    r: &grundy::sat::periods::PeriodResult,
+    rungs: bool,
+) {
     use grundy::sat::cubes::Ledger;
     for question in ["feasible", "primitive"] {
         let path = Ledger::path_beside(periods, r.p as usize, question, None);
@@ -234,17 +244,25 @@ fn cube_campaign_lines(periods: &std::path::Path, r: &grundy::sat::periods::Peri
             Ok(None) => {}
             Err(e) => println!("      cubes ({question}): {e}"),
         }
-        ladder_line(periods, r.p as usize, question);
+        ladder_line(periods, r.p as usize, question, rungs);
         band_campaign_lines(periods, r.p as usize, question);
     }
 }
 
 /// The value-bound ladder of one question, if one lies beside the periods file. A decided
-/// period can have one too: Officers 17, 19 and 23, run as a yardstick for the open ones.
-fn ladder_line(periods: &std::path::Path, p: usize, question: &str) {
+/// period can have one too: Officers 17, 19 and 23, run as a yardstick for the open ones. With
+/// `rungs`, its table of bands below the line.
+fn ladder_line(periods: &std::path::Path, p: usize, question: &str, rungs: bool) {
     let path = grundy::sat::bounds::Ladder::path_beside(periods, p, question);
     match grundy::sat::bounds::Ladder::read(&path) {
-        Ok(Some(l)) => println!("      bounds ({question}): {}", l.summary_line()),
+        Ok(Some(l)) => {
+            println!("      bounds ({question}): {}", l.summary_line());
+            if rungs {
+                println!();
+                l.rung_table().iter().for_each(|row| println!("{row}"));
+                println!();
+            }
+        }
         Ok(None) => {}
         Err(e) => println!("      bounds ({question}): {e}"),
     }

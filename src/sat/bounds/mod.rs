@@ -54,6 +54,7 @@ use crate::values::Value;
 mod chain;
 mod climb;
 mod merge;
+mod report;
 
 pub use chain::{ChainCall, ChainProofs, ProveChain, chain_calls, prove_chain};
 pub use climb::{Climb, Step, climb};

@@ -1,0 +1,364 @@
+/*!
+A ladder as a table (`grundy sat summary --rungs`): one row per band of the chain the bound rests
+on, lowest first, then one row per band above it that was tried without an answer.
+
+Why: [`Ladder::summary_line`] says in one line where a climb stands, but a campaign of weeks is
+read band by band: what each band cost, how it was asked (one call, threads, pieces, a cube
+campaign, a preset), which tries came to nothing before it, what rests on lemmas of earlier
+calls, and which bands have a checked proof. Before this table the README carried that as prose
+written by hand from the ladder files; now the files say it themselves.
+
+The rows are Markdown table rows, so a table can be pasted into notes as it is. Whole rungs that
+a higher whole rung supersedes (below 128, below 136, ... under a rung below 160) are not rows:
+the chain goes from 0 straight to the highest of them.
+*/
+
+use super::{KeptLemmas, Ladder, Rung, RungAnswer};
+use crate::values::Value;
+
+/// The header and the separator of [`Ladder::rung_table`].
+const HEADER: [&str; 2] = [
+    "| band | answer | how | seconds | other tries, no answer | pieces | proof |",
+    "|---|---|---|---|---|---|---|",
+];
+
+impl Ladder {
+    /// The ladder as Markdown table rows after a header: the chain's bands, then each band
+    /// above the bound with a try (its latest try the row, the others counted). Empty when the
+    /// ladder has no rung.
+    pub fn rung_table(&self) -> Vec<String> {
+        if self.rungs.is_empty() {
+            return Vec::new();
+        }
+        let mut rows: Vec<String> = HEADER.iter().map(|h| h.to_string()).collect();
+        for rung in self.chain() {
+            rows.push(self.row(rung, "refuted".to_string(), proof_cell(rung)));
+        }
+        let bound = self.refuted_below().unwrap_or(0);
+        let mut open: Vec<Value> = (self.rungs.iter())
+            .map(|r| r.below)
+            .filter(|&below| below > bound)
+            .collect();
+        open.sort_unstable();
+        open.dedup();
+        for below in open {
+            // The latest try: the one a later run goes on with.
+            let Some(rung) = self.rungs.iter().rev().find(|r| r.below == below) else {
+                continue;
+            };
+            let (answer, last) = match rung.answer {
+                RungAnswer::Sat => {
+                    let m = self
+                        .largest_in_pattern()
+                        .map_or(String::new(), |m| format!(", values up to {m}"));
+                    (format!("pattern{m}"), "witness-checked".to_string())
+                }
+                RungAnswer::Unsat => ("refuted, off the chain".to_string(), proof_cell(rung)),
+                RungAnswer::Timeout => ("no answer".to_string(), self.kept_cell(rung)),
+            };
+            rows.push(self.row(rung, answer, last));
+        }
+        rows
+    }
+
+    /// One row: `rung`'s band, `answer`, how it was asked, its seconds, the other tries of its
+    /// bound without an answer, its pieces, and the `last` cell.
+    fn row(&self, rung: &Rung, answer: String, last: String) -> String {
+        let others = (self.rungs.iter())
+            .filter(|r| r.below == rung.below && r.answer == RungAnswer::Timeout)
+            .filter(|r| !std::ptr::eq(*r, rung));
+        let (count, seconds) = others.fold((0, 0.0), |(n, s), r| (n + 1, s + r.seconds));
+        let others = match count {
+            0 => String::new(),
+            n => format!("{n} ({seconds:.0} s)"),
+        };
+        format!(
+            "| {}..{} | {answer} | {} | {:.0} | {others} | {} | {last} |",
+            rung.from,
+            rung.below,
+            how_cell(rung),
+            rung.seconds,
+            pieces_cell(rung)
+        )
+    }
+
+    /// For a band left without an answer: the calls that kept lemma files for the next run.
+    fn kept_cell(&self, rung: &Rung) -> String {
+        let band = super::Band {
+            from: rung.from,
+            below: rung.below,
+        };
+        let mut kept: Vec<&KeptLemmas> = self.kept_lemmas(band);
+        if kept.is_empty() {
+            return String::new();
+        }
+        kept.sort_by_key(|k| (k.top, k.half.map(|h| (h.residue, h.at, h.high))));
+        let which: Vec<String> = kept.iter().map(|k| call_name(k)).collect();
+        let clauses: usize = kept.iter().map(|k| k.clauses).sum();
+        format!("lemmas kept for {} ({clauses} clauses)", which.join("; "))
+    }
+}
+
+/// How a rung was asked: a cube campaign, in pieces, calls at once, a preset, a cut, lemmas
+/// given; "one call" for one CaDiCaL call with its default. A piece without a proof was refuted
+/// by the climb, and only a climb in pieces records a cut or keeps a lemma file for one value
+/// of `s[0]`: any of these says the band was asked in pieces. Pieces that all have proofs may be
+/// the climb's (with `--proof-dir`) or those of `--prove-chain --pieces` after a whole call, and
+/// the ladder does not say which, so neither is claimed. Calls at once are pieces, or one call per byte of `s[0]` of a whole band split
+/// over threads: a try in pieces that refuted none reads the same, so neither is claimed.
+fn how_cell(rung: &Rung) -> String {
+    let mut how = Vec::new();
+    if let Some(ledger) = &rung.cubes {
+        how.push(format!("cubes, `{ledger}`"));
+    }
+    let in_pieces = rung.pieces.iter().any(|p| p.proof.is_none())
+        || rung.cut.is_some()
+        || rung.kept.iter().any(|k| k.top.is_some());
+    if in_pieces {
+        how.push("in pieces".to_string());
+    }
+    // Pieces at once, or a whole band split one call per byte of `s[0]`: calls either way.
+    if rung.threads > 1 {
+        how.push(format!("{} calls at once", rung.threads));
+    }
+    if !rung.preset.is_default() {
+        how.push(format!("preset {}", rung.preset.name()));
+    }
+    if let Some(cut) = rung.cut {
+        how.push(format!("cut s[{}] at {}", cut.residue, cut.at));
+    }
+    if rung.lemmas > 0 {
+        how.push(format!("given {} lemmas", rung.lemmas));
+    }
+    if how.is_empty() && rung.pieces.is_empty() {
+        how.push("one call".to_string());
+    }
+    how.join(", ")
+}
+
+/// The pieces a rung records (refuted in the climb, or proved afterwards): how many, their
+/// seconds, and how many were given lemmas. For a band without an answer, which values of
+/// `s[0]` are refuted.
+fn pieces_cell(rung: &Rung) -> String {
+    if rung.pieces.is_empty() {
+        return String::new();
+    }
+    let halves = rung.pieces.iter().filter(|p| p.half.is_some()).count();
+    let whole = rung.pieces.len() - halves;
+    let mut what = Vec::new();
+    for (n, one, many) in [(whole, "piece", "pieces"), (halves, "half", "halves")] {
+        match n {
+            0 => {}
+            1 => what.push(format!("1 {one}")),
+            n => what.push(format!("{n} {many}")),
+        }
+    }
+    let seconds = rung.pieces.iter().map(|p| p.seconds);
+    let least = seconds.clone().fold(f64::INFINITY, f64::min);
+    let most = seconds.fold(0.0, f64::max);
+    let mut cell = match (format!("{least:.0}"), format!("{most:.0}")) {
+        (least, most) if least == most => format!("{} of {least} s", what.join(" and ")),
+        (least, most) => format!("{} of {least}-{most} s", what.join(" and ")),
+    };
+    let given = rung.pieces.iter().filter(|p| p.lemmas > 0).count();
+    if given > 0 {
+        cell += &format!(", {given} of them given lemmas");
+    }
+    if rung.answer != RungAnswer::Unsat {
+        let mut tops: Vec<Value> = rung.pieces.iter().map(|p| p.top).collect();
+        tops.sort_unstable();
+        tops.dedup();
+        let refuted: Vec<String> = (tops.into_iter())
+            .filter(|&t| rung.covers(t))
+            .map(|t| t.to_string())
+            .collect();
+        if !refuted.is_empty() {
+            cell += &format!("; s[0] = {} refuted", refuted.join(", "));
+        }
+    }
+    cell
+}
+
+/// The proof of a refuted rung: its checker, or how many of its pieces have a checked proof.
+fn proof_cell(rung: &Rung) -> String {
+    let checked = rung.pieces.iter().filter(|p| p.is_checked()).count();
+    match (&rung.proof, checked) {
+        (Some(note), _) => match &note.checked_by {
+            Some(by) if checked > 0 => format!("checked by {by}, in {checked} pieces"),
+            Some(by) => format!("checked by {by}"),
+            None => "unchecked".to_string(),
+        },
+        (None, 0) => "none".to_string(),
+        (None, k) => format!("{k} pieces checked"),
+    }
+}
+
+/// The call a lemma file was kept for: `s[0] = V`, with its half when the call was one.
+fn call_name(kept: &KeptLemmas) -> String {
+    match (kept.top, kept.half) {
+        (Some(top), Some(half)) => format!("s[0] = {top}, {half}"),
+        (Some(top), None) => format!("s[0] = {top}"),
+        (None, _) => "the whole band".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Cut, Half, ProofPiece};
+    use super::*;
+    use crate::sat::solve::{Preset, ProofNote};
+
+    fn rung(from: Value, below: Value, answer: RungAnswer, seconds: f64) -> Rung {
+        Rung {
+            from,
+            below,
+            largest_first: from > 0,
+            threads: 0,
+            answer,
+            seconds,
+            proof: None,
+            cubes: None,
+            preset: Preset::Default,
+            pieces: Vec::new(),
+            lemmas: 0,
+            cut: None,
+            kept: Vec::new(),
+        }
+    }
+
+    fn piece(top: Value, seconds: f64, lemmas: usize, half: Option<Half>) -> ProofPiece {
+        ProofPiece {
+            top,
+            seconds,
+            proof: None,
+            lemmas,
+            half,
+        }
+    }
+
+    fn ladder(rungs: Vec<Rung>) -> Ladder {
+        Ladder {
+            game: "officers".into(),
+            p: 4,
+            question: "feasible".into(),
+            rotation_broken: true,
+            fingerprint: "f".into(),
+            rungs,
+            pattern: None,
+        }
+    }
+
+    /// The rows of a ladder built by hand, written out by hand: a whole rung superseded by a
+    /// higher one is no row, a band in pieces says so and counts the try before it, and the
+    /// open band above says which pieces are refuted and which calls kept lemmas (a kept file
+    /// of a piece refuted since is not counted).
+    #[test]
+    fn the_table_has_a_row_per_band_of_the_chain_then_the_open_band() {
+        let checked = ProofNote {
+            cnf: "r.cnf".into(),
+            proof: "r.drat".into(),
+            format: "drat".into(),
+            checked_by: Some("rate".into()),
+        };
+        let kept = |top, clauses| KeptLemmas {
+            top: Some(top),
+            half: None,
+            clauses,
+            file: format!("k{top}"),
+        };
+        let mut l = ladder(vec![
+            rung(0, 56, RungAnswer::Unsat, 4.0),
+            Rung {
+                proof: Some(checked),
+                ..rung(0, 64, RungAnswer::Unsat, 10.0)
+            },
+            rung(0, 72, RungAnswer::Timeout, 50.0),
+            Rung {
+                preset: Preset::Unsat,
+                pieces: vec![piece(66, 10.4, 5, None), piece(67, 19.6, 0, None)],
+                ..rung(64, 72, RungAnswer::Unsat, 30.2)
+            },
+            rung(72, 80, RungAnswer::Timeout, 60.0),
+            Rung {
+                threads: 2,
+                pieces: vec![piece(74, 40.0, 0, None)],
+                kept: vec![kept(75, 7), kept(74, 3), kept(73, 2)],
+                ..rung(72, 80, RungAnswer::Timeout, 100.0)
+            },
+        ]);
+        let rows = l.rung_table();
+        assert_eq!(rows[..2], HEADER);
+        assert_eq!(
+            rows[2..],
+            [
+                "| 0..64 | refuted | one call | 10 |  |  | checked by rate |",
+                "| 64..72 | refuted | in pieces, preset unsat | 30 | 1 (50 s) | 2 pieces of 10-20 s, \
+                 1 of them given lemmas | none |",
+                "| 72..80 | no answer | in pieces, 2 calls at once | 100 | 1 (60 s) | 1 piece of 40 s; s[0] \
+                 = 74 refuted | lemmas kept for s[0] = 73; s[0] = 75 (9 clauses) |",
+            ]
+        );
+        // The open band answered by a pattern, its try the row.
+        l.rungs.push(rung(72, 80, RungAnswer::Sat, 5.0));
+        l.pattern = Some(vec![79, 2, 3, 4]);
+        let rows = l.rung_table();
+        assert_eq!(
+            rows.last().unwrap(),
+            "| 72..80 | pattern, values up to 79 | one call | 5 | 2 (160 s) |  | witness-checked |"
+        );
+    }
+
+    /// Halves of a cut are counted as halves, a band split over threads says so, and a band
+    /// answered by a cube campaign names its ledger; pieces that all have a checked proof make
+    /// no claim of how the band was asked.
+    #[test]
+    fn the_table_says_how_each_band_was_asked_and_proved() {
+        let checked = |by: &str| ProofNote {
+            cnf: "r.cnf".into(),
+            proof: "r.drat".into(),
+            format: "drat".into(),
+            checked_by: Some(by.into()),
+        };
+        let low = Half {
+            residue: 2,
+            at: 64,
+            high: false,
+        };
+        let proved = |top| ProofPiece {
+            proof: Some(checked("rate")),
+            ..piece(top, 8.0, 0, None)
+        };
+        let l = ladder(vec![
+            Rung {
+                threads: 4,
+                ..rung(0, 64, RungAnswer::Unsat, 9.0)
+            },
+            Rung {
+                cubes: Some("cubes-p4-feasible-band64-72.json".into()),
+                proof: Some(checked("varisat-checker")),
+                ..rung(64, 72, RungAnswer::Unsat, 700.0)
+            },
+            Rung {
+                pieces: vec![proved(74), proved(75)],
+                proof: Some(checked("rate")),
+                ..rung(72, 80, RungAnswer::Unsat, 12.0)
+            },
+            Rung {
+                cut: Some(Cut { residue: 2, at: 64 }),
+                pieces: vec![piece(82, 3.0, 0, Some(low))],
+                ..rung(80, 88, RungAnswer::Timeout, 20.0)
+            },
+        ]);
+        assert_eq!(
+            l.rung_table()[2..],
+            [
+                "| 0..64 | refuted | 4 calls at once | 9 |  |  | none |",
+                "| 64..72 | refuted | cubes, `cubes-p4-feasible-band64-72.json` | 700 |  |  | \
+                 checked by varisat-checker |",
+                "| 72..80 | refuted |  | 12 |  | 2 pieces of 8 s | checked by rate, in 2 pieces |",
+                "| 80..88 | no answer | in pieces, cut s[2] at 64 | 20 |  | 1 half of 3 s |  |",
+            ]
+        );
+        assert!(ladder(Vec::new()).rung_table().is_empty());
+    }
+}
