@@ -382,6 +382,54 @@ fn the_summary_shows_an_open_periods_ladder() {
     );
 }
 
+/// The README shows the ladders of the open periods as the tables `grundy sat summary
+/// --rungs` prints from the committed ladder files, each under its period's paragraph. Why a
+/// test: those tables were prose written by hand before, and a campaign that commits its
+/// ladders without pasting the new table would leave the README telling an older state.
+#[test]
+fn the_readme_s_ladder_tables_are_those_of_the_committed_ladders() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block = (readme.split_once("<!-- ladders: begin -->"))
+        .and_then(|(_, rest)| rest.split_once("<!-- ladders: end -->"))
+        .map(|(block, _)| block)
+        .expect("the README marks its ladder tables");
+    let periods = root.join("results/officers/periods.json");
+    let summary = grundy(&[
+        "sat",
+        "summary",
+        "--out",
+        periods.to_str().unwrap(),
+        "--rungs",
+    ]);
+    assert!(summary.status.success(), "{summary:?}");
+    let printed = String::from_utf8_lossy(&summary.stdout);
+    let paragraphs: Vec<&str> = block.split("\n\n").map(str::trim).collect();
+    let mut tables = 0;
+    for pair in paragraphs.windows(2) {
+        let (Some(head), true) = (
+            pair[0].strip_prefix("**p = "),
+            pair[1].starts_with("| band |"),
+        ) else {
+            continue;
+        };
+        let p: usize = head.split("**").next().unwrap().parse().unwrap();
+        // The period's part of the summary: from its line to the next period's.
+        let start = printed
+            .find(&format!("\np={p} "))
+            .expect("the period is in the summary");
+        let part = &printed[start + 1..];
+        let part = &part[..part.find("\np=").unwrap_or(part.len())];
+        assert!(
+            part.contains(pair[1]),
+            "the README's table of p = {p} is not what `grundy sat summary officers --rungs` \
+             prints now; paste the printed one:\n{part}"
+        );
+        tables += 1;
+    }
+    assert_eq!(tables, 4, "a table for each of 27, 29, 37 and 39");
+}
+
 /// A copy in `dir` of p = 27's committed ladder (refuted to 256 in bands: a ladder whose next
 /// band takes hours), where `sat bounds --out dir/periods.json` finds it; its path.
 fn committed_p27_ladder(dir: &Path) -> std::path::PathBuf {
