@@ -929,8 +929,9 @@ mod tests {
         assert!(rung_units(&e, 2).is_err());
     }
 
-    /// A rung of one try with no proof, pieces or lemmas, for ladders built by hand.
-    fn plain_rung(from: Value, below: Value, answer: RungAnswer) -> Rung {
+    /// A rung of one try with no proof, pieces or lemmas, for ladders built by hand (here and
+    /// in `report.rs`).
+    pub(super) fn plain_rung(from: Value, below: Value, answer: RungAnswer) -> Rung {
         Rung {
             from,
             below,

@@ -204,25 +204,15 @@ fn call_name(kept: &KeptLemmas) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::tests::plain_rung;
     use super::super::{Cut, Half, ProofPiece};
     use super::*;
     use crate::sat::solve::{Preset, ProofNote};
 
     fn rung(from: Value, below: Value, answer: RungAnswer, seconds: f64) -> Rung {
         Rung {
-            from,
-            below,
-            largest_first: from > 0,
-            threads: 0,
-            answer,
             seconds,
-            proof: None,
-            cubes: None,
-            preset: Preset::Default,
-            pieces: Vec::new(),
-            lemmas: 0,
-            cut: None,
-            kept: Vec::new(),
+            ..plain_rung(from, below, answer)
         }
     }
 
