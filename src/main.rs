@@ -529,6 +529,12 @@ struct BoundsArgs {
         requires = "lemmas"
     )]
     lemmas_every: f64,
+    /// With --lemmas: ask a call left without an answer in --timeout again, given the lemmas
+    /// it kept, up to this many tries in all in this run (a whole rung, or the pieces of a band
+    /// left; a stop request ends the run as before). An unattended campaign so restarts its own
+    /// calls with what they learned, where before each try waited for the next run.
+    #[arg(long, default_value_t = 1, requires = "lemmas")]
+    tries: usize,
     /// Climb nothing: fold this copy of the ladder, from another machine, into the ladder
     /// (its checked proofs into the same bands here, its tries this one lacks appended, a try
     /// it went on with taken in its later state; refused if both went on with the same try),

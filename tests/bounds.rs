@@ -1479,7 +1479,7 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let said = String::from_utf8_lossy(&run.stderr);
     assert!(!said.contains("lemmas kept by an earlier run"), "{said}");
     let said = String::from_utf8_lossy(&run.stdout);
-    let given = format!("{starts}; 1 start from lemma files kept by an earlier run");
+    let given = format!("{starts}; 1 start from lemma files kept by an earlier call");
     assert!(said.contains(&given), "{said}");
     let rung = last_rung(&ladder);
     assert_eq!(
@@ -1490,6 +1490,80 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let after = clauses();
     let (_, kept) = after.iter().find(|(n, _)| *n == name).unwrap();
     assert!(*kept >= learned, "{after:?} after {stopped:?}");
+}
+
+/// `--tries 2`: a call with no answer in `--timeout` is asked again in the same run, given the
+/// lemmas its first try kept, and then the run ends as before; as pieces (the band's lowest
+/// piece, 256) and as a whole band. On p = 27's committed ladder, whose band 256..264 has no
+/// answer in seconds. Each try is a rung of its own (neither refuted a piece to go on from).
+/// Mutation: no second try (one rung added, no "try 2" line), or a second try not given the
+/// first's file (no `lemmas` on it). `--tries 0` and `--tries` without `--lemmas` are refused.
+#[test]
+fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
+    for how in [&["--pieces"][..], &[]] {
+        let dir = tempfile::tempdir().unwrap();
+        let ladder = committed_p27_ladder(dir.path());
+        let before = ladder_json(&ladder)["rungs"].as_array().unwrap().len();
+        let out = dir.path().join("periods.json");
+        let band = ["--from", "264", "--to", "264", "--timeout", "3", "--lemmas"];
+        let tries = ["--tries", "2", "--out", out.to_str().unwrap()];
+        let run = grundy(&[&P27_BOUNDS[..], &band, how, &tries].concat());
+        assert!(run.status.success(), "{how:?}: {run:?}");
+        let said = String::from_utf8_lossy(&run.stdout);
+        assert!(said.contains("256..264: try 2 of 2"), "{how:?}: {said}");
+        let rungs = ladder_json(&ladder)["rungs"].as_array().unwrap().clone();
+        assert_eq!(rungs.len(), before + 2, "{how:?}: {said}");
+        let (first, second) = (&rungs[before], &rungs[before + 1]);
+        for rung in [first, second] {
+            assert_eq!(
+                (
+                    rung["from"].as_u64(),
+                    rung["below"].as_u64(),
+                    rung["answer"].as_str()
+                ),
+                (Some(256), Some(264), Some("timeout")),
+                "{how:?}: {rung}"
+            );
+        }
+        // The first try was given nothing; what it kept, its line says (the ladder moves the
+        // record of a call's file to the call's latest try). (How many clauses 3 s learn
+        // depends on the load; with none, there is nothing to give.)
+        assert!(first.get("lemmas").is_none(), "{how:?}: {first}");
+        let first_line = said.lines().find(|l| l.contains("timeout (")).unwrap();
+        let learned: u64 = (first_line.split(", ").nth(1))
+            .and_then(|w| w.strip_suffix(" lemmas kept for the next try)"))
+            .map_or(0, |n| n.parse().unwrap());
+        assert_eq!(
+            second["lemmas"].as_u64().unwrap_or(0),
+            learned,
+            "{how:?}: {second}"
+        );
+        // The second kept the file for the call it stopped: the lowest common value of the
+        // band in pieces, the whole band else.
+        let top = (256..264u16).find(|&v| is_common(v)).map(u64::from);
+        let call = if how.is_empty() { None } else { top };
+        assert_eq!(second["kept"][0]["top"].as_u64(), call, "{how:?}: {second}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let band = [
+        "--from",
+        "264",
+        "--to",
+        "264",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    for (extra, why) in [
+        (
+            &["--lemmas", "--tries", "0"][..],
+            "--tries must be at least 1",
+        ),
+        (&["--tries", "2"], "--lemmas"),
+    ] {
+        let line = fails_with_one_line(&[&P27_BOUNDS[..], &band, extra].concat());
+        assert!(line.contains(why), "{line}");
+    }
 }
 
 /// `--merge` brings the lemma files of the tries it takes: a copy of p = 27's committed ladder
@@ -1639,6 +1713,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         lemma_stem: None,
         lemma_every: std::time::Duration::from_secs(600),
         cut: None,
+        tries: 1,
     };
     let check = |bytes: &[u8]| -> Result<Vec<u16>, String> {
         let s = e.expand(bytes);

@@ -32,6 +32,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         threads,
         lemmas,
         lemmas_every,
+        tries,
         merge,
         ladder,
         out,
@@ -48,6 +49,12 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     }
     if threads > 1 && lemmas.is_some() && !pieces {
         bail!("--threads with --lemmas needs --pieces: a band split over threads keeps no lemmas");
+    }
+    if tries == 0 {
+        bail!("--tries must be at least 1");
+    }
+    if tries > 1 && (prove_chain || merge.is_some()) {
+        bail!("--tries asks a climb's calls again: not with --prove-chain or --merge");
     }
     let timeout = positive_seconds("--timeout", timeout)?;
     let lemma_every = positive_seconds("--lemmas-every", lemmas_every)?;
@@ -100,6 +107,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 lemma_stem,
                 lemma_every,
                 cut,
+                tries,
             };
             climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
         }
@@ -225,6 +233,7 @@ struct RungSettings {
     lemma_stem: Option<PathBuf>,
     lemma_every: Duration,
     cut: Option<grundy::sat::bounds::Cut>,
+    tries: usize,
 }
 
 /// With rotation broken, rungs put a largest value first (bands from the refuted bound): the
@@ -399,6 +408,13 @@ fn climb_showing_rungs(
             Step::PiecesStart => Some(band_of(r)),
             _ => None,
         };
+        if let Step::TryAgain(tried) = step {
+            println!(
+                "  {}..{}: try {tried} of {}, the calls without an answer asked again",
+                r.from, r.below, settings.tries
+            );
+            return Ok(());
+        }
         // A call about to start: nothing to save yet, but what it will not be given is said.
         if let Some(band) = starts {
             for line in lemmas_not_found(l, band, lemma_dir.as_deref()) {
@@ -448,6 +464,7 @@ fn climb_showing_rungs(
             lemma_stem: settings.lemma_stem,
             lemma_every: settings.lemma_every,
             cut: settings.cut,
+            tries: settings.tries,
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
@@ -490,7 +507,8 @@ fn kept_lemmas_found<'l>(
 }
 
 /// The line a band in pieces starts with: the values of `s[0]` left, how many run at once, and
-/// how many start from lemma files an earlier run kept for them (found in `dir`). Why: a piece
+/// how many start from lemma files an earlier call kept for them (of this run, with `--tries`,
+/// or of one before; found in `dir`). Why: a piece
 /// runs for hours, and a log that says nothing until one ends cannot tell a run at work from
 /// one that is stuck, nor say what it was given.
 fn pieces_start_line(
@@ -521,7 +539,7 @@ fn pieces_start_line(
     // run with another folder), and the rung line says what each call was given.
     if !given.is_empty() {
         line += &format!(
-            "; {} start from lemma files kept by an earlier run",
+            "; {} start from lemma files kept by an earlier call",
             given.len()
         );
     }
@@ -540,7 +558,7 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
     let mut lemmas = lemma_words(r.lemmas);
     let kept: usize = r.kept.iter().map(|k| k.clauses).sum();
     if kept > 0 {
-        lemmas += &format!(", {kept} lemmas kept for the next run");
+        lemmas += &format!(", {kept} lemmas kept for the next try");
     }
     format!(
         "{}: {answer} ({:.1} s{proof}{lemmas})",

@@ -53,6 +53,14 @@ pub struct Climb<'a> {
     /// With `pieces`: each piece asked as the two halves of a cut of `s[residue]` at a value
     /// ([`Half`]), each saved as it ends.
     pub cut: Option<Cut>,
+    /// Tries in all, in this run, of a call left without an answer in `timeout` (a whole rung,
+    /// or the pieces of a band): each try after the first is given the lemmas the calls before
+    /// it kept (`lemma_stem` is needed for more than 1). Why: a campaign of months is a chain
+    /// of such tries, and a piece asked again with what it learned has often fallen soon after
+    /// it had run for an hour (Officers p = 37's band 200..208: `s[0]` = 207 no answer in 72
+    /// minutes, then refuted in 105 s given its 2^20 clauses; 213 of 208..216, 38 minutes, then
+    /// 1295 s), where before each try waited for someone to start the next run.
+    pub tries: usize,
 }
 
 /// Where a climb is when it shows the ladder to its caller (the ladder's last rung is the one
@@ -69,6 +77,9 @@ pub enum Step {
     /// A whole rung of this band starts in a fresh CaDiCaL (the ladder's last rung is still
     /// the one before): nothing to save.
     RungStart(Band),
+    /// The calls of the ladder's last rung had no answer, and are asked again (this try of
+    /// [`Climb::tries`], from 2), given the lemmas they kept: nothing to save.
+    TryAgain(usize),
 }
 
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
@@ -105,60 +116,103 @@ pub fn climb(
         let band = Band { from, below };
         let units = band_units(e, band, run.largest_first)?;
         if run.pieces && run.largest_first {
-            if rung_in_pieces(run, ladder, band, &units, check, after_rung)? == RungAnswer::Timeout
+            let mut tried = 1;
+            while rung_in_pieces(run, ladder, band, &units, check, after_rung)?
+                == RungAnswer::Timeout
             {
-                break;
+                if !try_again(run, &mut tried, ladder, after_rung)? {
+                    return Ok(());
+                }
             }
             continue;
         }
         let split = run.largest_first && run.threads > 1;
-        if incremental.is_none() && !split {
-            after_rung(ladder, Step::RungStart(band))?;
-        }
-        let started = Instant::now();
-        let asked = match &mut incremental {
-            Some(solver) => Asked::plain(solver.rung(&units, run.timeout)?),
-            None if split => Asked::plain(split_rung(run, &units, (from, below))?),
-            None => fresh_rung(run, &units, ((from, below), None), run.stop)?,
-        };
-        let Asked {
-            answer,
-            proof,
-            lemmas,
-            kept,
-        } = asked;
-        if !matches!(answer, Answer::Timeout) {
-            ladder.forget_kept(band, None);
-        }
-        let answer = match answer {
-            Answer::Unsat => RungAnswer::Unsat,
-            Answer::Timeout => RungAnswer::Timeout,
-            Answer::Sat(model) => {
-                ladder.pattern = Some(rung_pattern(check, &e.bytes(&model), (from, below))?);
-                RungAnswer::Sat
+        let mut tried = 1;
+        loop {
+            if incremental.is_none() && !split {
+                after_rung(ladder, Step::RungStart(band))?;
             }
-        };
-        ladder.rungs.push(Rung {
-            from,
-            below,
-            largest_first: run.largest_first,
-            threads: if split { run.threads } else { 0 },
-            answer,
-            seconds: started.elapsed().as_secs_f64(),
-            proof,
-            cubes: None,
-            pieces: Vec::new(),
-            lemmas,
-            preset: run.preset_kept(),
-            cut: None,
-            kept: kept_lemmas((None, None), kept),
-        });
-        after_rung(ladder, Step::Rung)?;
-        if answer == RungAnswer::Timeout {
-            break;
+            let answer = whole_rung(run, ladder, band, &units, (&mut incremental, split), check)?;
+            after_rung(ladder, Step::Rung)?;
+            if answer != RungAnswer::Timeout {
+                break;
+            }
+            if !try_again(run, &mut tried, ladder, after_rung)? {
+                return Ok(());
+            }
         }
     }
     Ok(())
+}
+
+/// Whether a call left without an answer is asked again ([`Climb::tries`]): tries are left and
+/// no stop was requested. Counts the try and tells `after_rung`.
+fn try_again(
+    run: &Climb,
+    tried: &mut usize,
+    ladder: &Ladder,
+    after_rung: &mut dyn FnMut(&Ladder, Step) -> Result<(), String>,
+) -> Result<bool, String> {
+    let stopping = run.stop.load(std::sync::atomic::Ordering::Relaxed);
+    if *tried >= run.tries || stopping || run.lemma_stem.is_none() {
+        return Ok(false);
+    }
+    *tried += 1;
+    after_rung(ladder, Step::TryAgain(*tried))?;
+    Ok(true)
+}
+
+/// One whole rung of `band` (fresh, split over threads, or in the incremental solver), pushed
+/// onto the ladder with its answer; a pattern is checked and kept.
+fn whole_rung(
+    run: &Climb,
+    ladder: &mut Ladder,
+    band: Band,
+    units: &[i32],
+    (incremental, split): (&mut Option<Incremental>, bool),
+    check: &crate::sat::cubes::WitnessCheck,
+) -> Result<RungAnswer, String> {
+    let e = run.encoding;
+    let Band { from, below } = band;
+    let started = Instant::now();
+    let asked = match incremental {
+        Some(solver) => Asked::plain(solver.rung(units, run.timeout)?),
+        None if split => Asked::plain(split_rung(run, units, (from, below))?),
+        None => fresh_rung(run, units, ((from, below), None), run.stop)?,
+    };
+    let Asked {
+        answer,
+        proof,
+        lemmas,
+        kept,
+    } = asked;
+    if !matches!(answer, Answer::Timeout) {
+        ladder.forget_kept(band, None);
+    }
+    let answer = match answer {
+        Answer::Unsat => RungAnswer::Unsat,
+        Answer::Timeout => RungAnswer::Timeout,
+        Answer::Sat(model) => {
+            ladder.pattern = Some(rung_pattern(check, &e.bytes(&model), (from, below))?);
+            RungAnswer::Sat
+        }
+    };
+    ladder.rungs.push(Rung {
+        from,
+        below,
+        largest_first: run.largest_first,
+        threads: if split { run.threads } else { 0 },
+        answer,
+        seconds: started.elapsed().as_secs_f64(),
+        proof,
+        cubes: None,
+        pieces: Vec::new(),
+        lemmas,
+        preset: run.preset_kept(),
+        cut: None,
+        kept: kept_lemmas((None, None), kept),
+    });
+    Ok(answer)
 }
 
 /// The band asked in pieces ([`Climb::pieces`]): one fresh CaDiCaL call per byte of `s[0]` (or
