@@ -83,8 +83,8 @@ pub enum Step {
 }
 
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
-/// above a pattern it has, are skipped) until a rung has a pattern or no answer, or the bounds
-/// run out. A pattern replaces one with a larger largest value, so a finer ladder between the
+/// above a pattern it has, are skipped) until a rung has a pattern or no answer in its
+/// [`Climb::tries`], or the bounds run out. A pattern replaces one with a larger largest value, so a finer ladder between the
 /// highest refuted bound and a pattern's largest value narrows down the least largest value.
 /// `check` turns a model's bytes into a checked pattern; `after_rung` sees the ladder after every
 /// rung (to save it), and with [`Climb::pieces`] after every piece of one and when a band's
