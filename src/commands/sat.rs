@@ -257,9 +257,10 @@ fn ladder_line(periods: &std::path::Path, p: usize, question: &str, rungs: bool)
     match grundy::sat::bounds::Ladder::read(&path) {
         Ok(Some(l)) => {
             println!("      bounds ({question}): {}", l.summary_line());
-            if rungs {
+            let table = if rungs { l.rung_table() } else { Vec::new() };
+            if !table.is_empty() {
                 println!();
-                l.rung_table().iter().for_each(|row| println!("{row}"));
+                table.iter().for_each(|row| println!("{row}"));
                 println!();
             }
         }
