@@ -508,9 +508,8 @@ fn kept_lemmas_found<'l>(
 
 /// The line a band in pieces starts with: the values of `s[0]` left, how many run at once, and
 /// how many start from lemma files an earlier call kept for them (of this run, with `--tries`,
-/// or of one before; found in `dir`). Why: a piece
-/// runs for hours, and a log that says nothing until one ends cannot tell a run at work from
-/// one that is stuck, nor say what it was given.
+/// or of one before; found in `dir`). Why: a piece runs for hours, and a log that says nothing
+/// until one ends cannot tell a run at work from one that is stuck, nor say what it was given.
 fn pieces_start_line(
     l: &Ladder,
     r: &grundy::sat::bounds::Rung,

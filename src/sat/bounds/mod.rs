@@ -277,10 +277,6 @@ pub struct PiecesRefuted {
 impl std::fmt::Display for PiecesRefuted {
     /// "K pieces of it refuted", and " and H halves of others" when there are such.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let plural = |n: usize, one: &str, many: &str| match n {
-            1 => format!("1 {one}"),
-            n => format!("{n} {many}"),
-        };
         write!(f, "{} of it refuted", plural(self.whole, "piece", "pieces"))?;
         match self.halves {
             0 => Ok(()),
@@ -290,6 +286,14 @@ impl std::fmt::Display for PiecesRefuted {
                 plural(h, "half of another", "halves of others")
             ),
         }
+    }
+}
+
+/// `n` things in words: "1 {one}", else "{n} {many}".
+fn plural(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
     }
 }
 

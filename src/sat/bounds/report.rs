@@ -13,7 +13,7 @@ a higher whole rung supersedes (below 128, below 136, ... under a rung below 160
 the chain goes from 0 straight to the highest of them.
 */
 
-use super::{KeptLemmas, Ladder, Rung, RungAnswer};
+use super::{KeptLemmas, Ladder, Rung, RungAnswer, plural};
 use crate::values::Value;
 
 /// The header and the separator of [`Ladder::rung_table`].
@@ -145,14 +145,11 @@ fn pieces_cell(rung: &Rung) -> String {
     }
     let halves = rung.pieces.iter().filter(|p| p.half.is_some()).count();
     let whole = rung.pieces.len() - halves;
-    let mut what = Vec::new();
-    for (n, one, many) in [(whole, "piece", "pieces"), (halves, "half", "halves")] {
-        match n {
-            0 => {}
-            1 => what.push(format!("1 {one}")),
-            n => what.push(format!("{n} {many}")),
-        }
-    }
+    let what: Vec<String> = [(whole, "piece", "pieces"), (halves, "half", "halves")]
+        .into_iter()
+        .filter(|&(n, ..)| n > 0)
+        .map(|(n, one, many)| plural(n, one, many))
+        .collect();
     let seconds = rung.pieces.iter().map(|p| p.seconds);
     let least = seconds.clone().fold(f64::INFINITY, f64::min);
     let most = seconds.fold(0.0, f64::max);
