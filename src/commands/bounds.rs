@@ -477,10 +477,9 @@ fn climb_showing_rungs(
 fn lemmas_not_found(l: &Ladder, band: Band, dir: Option<&std::path::Path>) -> Vec<String> {
     let (_, missing) = kept_lemmas_found(l, band, dir);
     let line = |k: &KeptLemmas| {
-        let call = match (k.top, k.half) {
-            (None, _) => format!("the band {band}"),
-            (Some(top), None) => format!("the piece s[0] = {top} of {band}"),
-            (Some(top), Some(h)) => format!("the piece s[0] = {top}, {h}, of {band}"),
+        let call = match k.piece() {
+            Some(piece) => format!("the piece {piece} of {band}"),
+            None => format!("the band {band}"),
         };
         let why = match dir {
             Some(d) => format!("{} is not in {}", k.file, d.display()),

@@ -458,12 +458,14 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
         .map_err(|e| e.to_string())?;
     let answer = answer?;
     let answered = !matches!(answer, Answer::Timeout);
+    let kept = !answered && carried.kept > 0;
     // An answered call is never asked again (the ladder keeps its answer), so its file would
-    // only take disk: up to 2^20 clauses, about 30 MB, per piece.
-    if answered {
+    // only take disk: up to 2^20 clauses, about 30 MB, per piece. A file of no clauses (a call
+    // stopped before it learned one) goes too: the ladder names no such file, and one left
+    // behind would read as a kept file the ladder forgot.
+    if !kept {
         let _ = std::fs::remove_file(&carried.file);
     }
-    let kept = !answered && carried.kept > 0;
     Ok(Asked {
         answer,
         proof: None,

@@ -142,6 +142,18 @@ pub struct KeptLemmas {
     pub file: String,
 }
 
+impl KeptLemmas {
+    /// The piece the file was kept for, `s[0] = V` with its half when the call was one; `None`
+    /// for a whole rung. One wording for the report and for the warning of a file gone.
+    pub fn piece(&self) -> Option<String> {
+        match (self.top, self.half) {
+            (Some(top), Some(half)) => Some(format!("s[0] = {top}, {half}")),
+            (Some(top), None) => Some(format!("s[0] = {top}")),
+            (None, _) => None,
+        }
+    }
+}
+
 /// A cut of every piece of a band into two [`Half`]s: `s[residue]` below `at`, and at least `at`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cut {

@@ -93,7 +93,11 @@ impl Ladder {
             return String::new();
         }
         kept.sort_by_key(|k| (k.top, k.half.map(|h| (h.residue, h.at, h.high))));
-        let which: Vec<String> = kept.iter().map(|k| call_name(k)).collect();
+        let whole = || "the whole band".to_string();
+        let which: Vec<String> = kept
+            .iter()
+            .map(|k| k.piece().unwrap_or_else(whole))
+            .collect();
         let clauses: usize = kept.iter().map(|k| k.clauses).sum();
         format!("lemmas kept for {} ({clauses} clauses)", which.join("; "))
     }
@@ -190,15 +194,6 @@ fn proof_cell(rung: &Rung) -> String {
     }
 }
 
-/// The call a lemma file was kept for: `s[0] = V`, with its half when the call was one.
-fn call_name(kept: &KeptLemmas) -> String {
-    match (kept.top, kept.half) {
-        (Some(top), Some(half)) => format!("s[0] = {top}, {half}"),
-        (Some(top), None) => format!("s[0] = {top}"),
-        (None, _) => "the whole band".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::tests::plain_rung;
@@ -253,6 +248,11 @@ mod tests {
             clauses,
             file: format!("k{top}"),
         };
+        let half = Some(Half {
+            residue: 3,
+            at: 40,
+            high: false,
+        });
         let mut l = ladder(vec![
             rung(0, 56, RungAnswer::Unsat, 4.0),
             Rung {
@@ -269,7 +269,14 @@ mod tests {
             Rung {
                 threads: 2,
                 pieces: vec![piece(74, 40.0, 0, None)],
-                kept: vec![kept(75, 7), kept(74, 3), kept(73, 2)],
+                kept: vec![
+                    kept(75, 7),
+                    kept(74, 3),
+                    KeptLemmas {
+                        half,
+                        ..kept(73, 2)
+                    },
+                ],
                 ..rung(72, 80, RungAnswer::Timeout, 100.0)
             },
         ]);
@@ -282,7 +289,7 @@ mod tests {
                 "| 64..72 | refuted | in pieces, preset unsat | 30 | 1 (50 s) | 2 pieces of 10-20 s, \
                  1 of them given lemmas | none |",
                 "| 72..80 | no answer | in pieces, 2 calls at once | 100 | 1 (60 s) | 1 piece of 40 s; s[0] \
-                 = 74 refuted | lemmas kept for s[0] = 73; s[0] = 75 (9 clauses) |",
+                 = 74 refuted | lemmas kept for s[0] = 73, s[3] < 40; s[0] = 75 (9 clauses) |",
             ]
         );
         // The open band answered by a pattern, its try the row.
