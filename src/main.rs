@@ -535,6 +535,17 @@ struct BoundsArgs {
     /// calls with what they learned, where before each try waited for the next run.
     #[arg(long, default_value_t = 1, requires = "lemmas")]
     tries: usize,
+    /// Conflicts each call of the climb may take (a whole rung, a piece, a half, a cube of a
+    /// band split over threads); one that reaches them has no answer, as at --timeout, and the
+    /// ladder records the limit with the try. A bound on work, not time: a try of fixed size
+    /// whatever else the machine runs (a measure of what lemmas give, tests).
+    #[arg(
+        long,
+        value_name = "N",
+        value_parser = clap::value_parser!(u32).range(1..),
+        conflicts_with_all = ["proof_dir", "prove_chain", "incremental", "merge"]
+    )]
+    conflicts: Option<u32>,
     /// Climb nothing: fold this copy of the ladder, from another machine, into the ladder
     /// (its checked proofs into the same bands here, its tries this one lacks appended, a try
     /// it went on with taken in its later state; refused if both went on with the same try),

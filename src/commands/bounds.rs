@@ -33,6 +33,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         lemmas,
         lemmas_every,
         tries,
+        conflicts,
         merge,
         ladder,
         out,
@@ -108,6 +109,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 lemma_every,
                 cut,
                 tries,
+                conflicts,
             };
             climb_showing_rungs(&q, &mut ladder, &bounds, settings, &path)?;
         }
@@ -234,6 +236,7 @@ struct RungSettings {
     lemma_every: Duration,
     cut: Option<grundy::sat::bounds::Cut>,
     tries: usize,
+    conflicts: Option<u32>,
 }
 
 /// With rotation broken, rungs put a largest value first (bands from the refuted bound): the
@@ -465,6 +468,7 @@ fn climb_showing_rungs(
             lemma_every: settings.lemma_every,
             cut: settings.cut,
             tries: settings.tries,
+            conflicts: settings.conflicts,
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
@@ -553,7 +557,11 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
         (Some(n), None) => format!(", proof {} (unchecked)", n.proof),
         (None, _) => String::new(),
     };
-    let mut lemmas = lemma_words(r.lemmas);
+    let limit = match r.conflicts {
+        Some(n) => format!(", at most {n} conflicts a call"),
+        None => String::new(),
+    };
+    let mut lemmas = limit + &lemma_words(r.lemmas);
     let kept: usize = r.kept.iter().map(|k| k.clauses).sum();
     if kept > 0 {
         lemmas += &format!(", {kept} lemmas kept for the next try");

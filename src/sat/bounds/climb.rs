@@ -29,6 +29,12 @@ pub struct Climb<'a> {
     pub threads: usize,
     /// Seconds a rung may take.
     pub timeout: Option<Duration>,
+    /// Conflicts each fresh call may take (a whole rung, a piece or half, a cube of a split
+    /// rung; not a proof's, nor the incremental solver's): one that reaches them has no answer,
+    /// as at `timeout`, and the rung records the limit ([`Rung::conflicts`]). Why: a timeout
+    /// measures the machine as much as the question (a 5 s piece of p = 27 learned about a
+    /// thousand clauses on an idle VM and none beside two busy cores), a conflict count does not.
+    pub conflicts: Option<u32>,
     /// CaDiCaL's seed (0: its default). A rung with a proof runs with the default.
     pub seed: u32,
     /// CaDiCaL's configuration. A rung with a proof runs with the default.
@@ -211,6 +217,7 @@ fn whole_rung(
         preset: run.preset_kept(),
         cut: None,
         kept: kept_lemmas((None, None), kept),
+        conflicts: run.conflicts_kept(),
     });
     Ok(answer)
 }
@@ -355,6 +362,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
             lemmas: 0,
             cut: None,
             kept: Vec::new(),
+            conflicts: None,
         },
     };
     ladder.rungs.push(Rung {
@@ -364,6 +372,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
             rung.threads
         },
         cut: run.cut,
+        conflicts: run.conflicts,
         ..rung
     });
     ladder.rungs.len() - 1
@@ -411,6 +420,12 @@ impl Climb<'_> {
             Some(_) => Preset::Default,
             None => self.preset,
         }
+    }
+
+    /// The conflicts a call of a whole rung could take: none in the incremental solver, which
+    /// is not limited.
+    fn conflicts_kept(&self) -> Option<u32> {
+        self.conflicts.filter(|_| !self.incremental)
     }
 }
 
@@ -502,6 +517,7 @@ fn cadical(
         preset: run.preset,
         stop: Some(stop),
         carry,
+        conflicts: run.conflicts,
         ..CadicalRun::default()
     };
     solve_cadical_with(cnf, timeout, &cadical).map_err(|e| format!("CaDiCaL failed: {e}"))

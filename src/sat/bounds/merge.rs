@@ -191,9 +191,14 @@ impl Rung {
                 cut,
                 // Files on the machine that kept them: no part of what was tried.
                 kept: _,
+                conflicts,
             } = r.clone();
             let tried = (from, below, largest_first, threads, answer);
-            (tried, seconds.to_bits(), (cubes, preset, lemmas, cut))
+            (
+                tried,
+                seconds.to_bits(),
+                (cubes, preset, lemmas, cut, conflicts),
+            )
         };
         record(self) == record(other)
     }

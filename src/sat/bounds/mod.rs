@@ -125,6 +125,10 @@ pub struct Rung {
     /// (`--lemmas`), one per call, forgotten once the call is refuted or the band answered.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub kept: Vec<KeptLemmas>,
+    /// Conflicts each call of this try could take (`--conflicts`; a band in pieces: its last
+    /// run's); a call that reached them had no answer, as at a timeout. None: time alone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub conflicts: Option<u32>,
 }
 
 /// The lemma file a call left without an answer kept for the same call asked again: the piece
@@ -424,6 +428,7 @@ impl Ladder {
             lemmas: 0,
             cut: None,
             kept: Vec::new(),
+            conflicts: None,
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -962,6 +967,7 @@ mod tests {
             lemmas: 0,
             cut: None,
             kept: Vec::new(),
+            conflicts: None,
         }
     }
 

@@ -134,6 +134,9 @@ fn how_cell(rung: &Rung) -> String {
     if rung.lemmas > 0 {
         how.push(format!("given {} lemmas", rung.lemmas));
     }
+    if let Some(n) = rung.conflicts {
+        how.push(format!("{n} conflicts a call"));
+    }
     if how.is_empty() && rung.pieces.is_empty() {
         how.push("one call".to_string());
     }
@@ -268,6 +271,7 @@ mod tests {
             rung(72, 80, RungAnswer::Timeout, 60.0),
             Rung {
                 threads: 2,
+                conflicts: Some(3000),
                 pieces: vec![piece(74, 40.0, 0, None)],
                 kept: vec![
                     kept(75, 7),
@@ -288,7 +292,7 @@ mod tests {
                 "| 0..64 | refuted | one call | 10 |  |  | checked by rate |",
                 "| 64..72 | refuted | in pieces, preset unsat | 30 | 1 (50 s) | 2 pieces of 10-20 s, \
                  1 of them given lemmas | none |",
-                "| 72..80 | no answer | in pieces, 2 calls at once | 100 | 1 (60 s) | 1 piece of 40 s; s[0] \
+                "| 72..80 | no answer | in pieces, 2 calls at once, 3000 conflicts a call | 100 | 1 (60 s) | 1 piece of 40 s; s[0] \
                  = 74 refuted | lemmas kept for s[0] = 73, s[3] < 40; s[0] = 75 (9 clauses) |",
             ]
         );
