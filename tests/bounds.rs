@@ -1388,12 +1388,12 @@ fn a_climb_with_lemmas_answers_as_the_brute_force_and_keeps_no_answered_file() {
 
 /// A piece with no answer in its time keeps what it learned: p = 27's committed ladder
 /// (refuted to 256) continued in pieces of the band 256..264, whose pieces take far longer than
-/// the 3000 conflicts each is given here (the band had no answer in 1800 s), leaves only the lemma file of
-/// the piece it stopped (written when the call ends, not only every 10 minutes), and the
-/// ladder names that file and its clauses (`kept`); a run that will not give the piece that
-/// file (no `--lemmas`, or another folder) says so before it starts; asked again with it, that
-/// piece is given exactly the clauses of that file (counted here from the file), and its file
-/// keeps them.
+/// the 3000 conflicts each is given here (the band had no answer in 1800 s), leaves only the
+/// lemma file of the piece it stopped (written when the call ends, not only every 10 minutes),
+/// and the ladder names that file and its clauses (`kept`); a run that will not give the piece
+/// that file (no `--lemmas`, or another folder) says so before it starts; asked again with it,
+/// that piece is given exactly the clauses of that file (counted here from the file), and its
+/// file keeps them.
 #[test]
 fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -1585,8 +1585,8 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
 }
 
 /// `--merge` brings the lemma files of the tries it takes: a copy of p = 27's committed ladder
-/// "there" stops the band 256..264 after 3000 conflicts with `--lemmas` (its file in `lemmas/` beside it),
-/// and merged into the ladder "here" its try comes with that file, byte for byte, into
+/// "there" stops the band 256..264 after 3000 conflicts with `--lemmas` (its file in `lemmas/`
+/// beside it), and merged into the ladder "here" its try comes with that file, byte for byte, into
 /// `lemmas/` beside this ladder, so the band asked here starts with it (no note that it starts
 /// afresh). A lemma folder that cannot be written fails the merge in one line, the ladder as it
 /// was; a file named by the ladder that is in neither folder is said to be missing. Mutation:

@@ -561,13 +561,13 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
         Some(n) => format!(", at most {n} conflicts a call"),
         None => String::new(),
     };
-    let mut lemmas = limit + &lemma_words(r.lemmas);
+    let mut lemmas = lemma_words(r.lemmas);
     let kept: usize = r.kept.iter().map(|k| k.clauses).sum();
     if kept > 0 {
         lemmas += &format!(", {kept} lemmas kept for the next try");
     }
     format!(
-        "{}: {answer} ({:.1} s{proof}{lemmas})",
+        "{}: {answer} ({:.1} s{limit}{proof}{lemmas})",
         rung_words(r),
         r.seconds
     )

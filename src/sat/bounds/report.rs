@@ -292,8 +292,8 @@ mod tests {
                 "| 0..64 | refuted | one call | 10 |  |  | checked by rate |",
                 "| 64..72 | refuted | in pieces, preset unsat | 30 | 1 (50 s) | 2 pieces of 10-20 s, \
                  1 of them given lemmas | none |",
-                "| 72..80 | no answer | in pieces, 2 calls at once, 3000 conflicts a call | 100 | 1 (60 s) | 1 piece of 40 s; s[0] \
-                 = 74 refuted | lemmas kept for s[0] = 73, s[3] < 40; s[0] = 75 (9 clauses) |",
+                "| 72..80 | no answer | in pieces, 2 calls at once, 3000 conflicts a call | 100 | \
+                 1 (60 s) | 1 piece of 40 s; s[0] = 74 refuted | lemmas kept for s[0] = 73, s[3] < 40; s[0] = 75 (9 clauses) |",
             ]
         );
         // The open band answered by a pattern, its try the row.
