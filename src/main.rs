@@ -342,7 +342,7 @@ struct CubesArgs {
     #[arg(long)]
     threads: Option<usize>,
     /// Conflicts a cube gets before it is split (2000: on a p = 27 cube, 28 s where 20000
-    /// refuted 0.023% in 600 s; see the README).
+    /// refuted 0.023% in 600 s; see docs/periods-by-sat.md).
     #[arg(long, default_value_t = 2000)]
     conflicts: u32,
     /// Pieces a split makes at most: the residue with the fewest live values is cut into
