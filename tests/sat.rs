@@ -1521,6 +1521,58 @@ fn open_only_runs_just_the_periods_the_file_does_not_decide() {
     }
 }
 
+/// A period known feasible (lifted from a divisor) whose `primitive` is open is not shown as
+/// "OPEN" alone, which would read as "no pattern known": its line and the totals say that only
+/// `primitive` is open. The file is built by hand, so the expected lines come from its statuses.
+#[test]
+fn summary_tells_a_period_open_only_in_primitive_from_an_open_one() {
+    use grundy::sat::periods::{PeriodResult, Status};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let mut file = PeriodsFile::new(&officers_problem());
+    let lifted = PeriodResult {
+        how: "lifted from 6, primitive searched".into(),
+        ..PeriodResult::bare(42, Status::Sat, Status::Timeout)
+    };
+    file.merge(vec![
+        bare_result(4, Status::Sat),
+        bare_result(27, Status::Timeout),
+        lifted,
+    ]);
+    std::fs::write(&out, serde_json::to_vec(&file).unwrap()).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(["sat", "summary", "--out", out.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    let line = |p: &str| said.lines().find(|l| l.starts_with(p)).unwrap_or_default();
+    assert!(
+        line("p=27 ").starts_with("p=27  OPEN after 1 run "),
+        "{said}"
+    );
+    assert!(
+        line("p=42 ").starts_with("p=42  feasible sat      primitive OPEN after 1 run "),
+        "{said}"
+    );
+    assert!(
+        line("p=42 ").ends_with("; last: lifted from 6, primitive searched"),
+        "{said}"
+    );
+    assert!(
+        line("p=4 ").contains("feasible sat      primitive sat"),
+        "{said}"
+    );
+    assert!(
+        line("open ").starts_with("open 2: 27 (1 s), 42 (0 s)"),
+        "{said}"
+    );
+    assert!(
+        said.contains("\n  of them 1 feasible, only `primitive` open: 42\n"),
+        "{said}"
+    );
+}
+
 #[test]
 fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
     let dir = tempfile::tempdir().unwrap();

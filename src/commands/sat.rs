@@ -213,6 +213,19 @@ fn totals_lines(file: &PeriodsFile, open: &[String]) {
             open.join(", ")
         }
     );
+    let primitive_only: Vec<String> = file
+        .results
+        .iter()
+        .filter(|r| r.is_open() && r.feasible.decided())
+        .map(|r| r.p.to_string())
+        .collect();
+    if !primitive_only.is_empty() {
+        println!(
+            "  of them {} feasible, only `primitive` open: {}",
+            primitive_only.len(),
+            primitive_only.join(" ")
+        );
+    }
     let last = file.results.last().map_or(0, |r| r.p);
     let gaps: Vec<String> = (1..=last)
         .filter(|&p| file.result(p).is_none())
@@ -356,8 +369,14 @@ fn campaign_line(r: &grundy::sat::periods::PeriodResult) -> String {
     let closest = c.closest.map_or(String::new(), |(bad, seed)| {
         format!("; closest: {bad} of {} residues bad (seed {seed})", r.p)
     });
+    // A period known feasible (lifted from a divisor, say) is open only in `primitive`; its line
+    // says so, so that "OPEN" never reads as "no pattern known".
+    let open = match r.feasible.decided() {
+        true => format!("feasible {:<8} primitive OPEN", r.feasible),
+        false => "OPEN".to_string(),
+    };
     format!(
-        "p={:<3} OPEN after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s{closest}; last: {}",
+        "p={:<3} {open} after {} run{} (seeds {}), {:.0} s in all, the longest {:.0} s{closest}; last: {}",
         r.p,
         c.runs,
         if c.runs == 1 { "" } else { "s" },
