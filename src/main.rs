@@ -323,11 +323,20 @@ enum SatCommand {
     /// beside it as bounds-p<P>-<question>.json; a later run goes on above that bound. Bands
     /// that may outlast their machine: `sat cubes --climb STEP` (resumable cube campaigns).
     Bounds(BoundsArgs),
-    /// Check a pattern (true values, comma separated) against the rule; exit 1 if it fails.
+    /// Check a pattern (true values, comma separated) against the rule, or the one a periods
+    /// file holds for period P (its pattern, or the closest state of an open period's campaign):
+    /// every residue where the rule fails is named; exit 1 if any does.
     Check {
         game: String,
+        #[arg(long, required_unless_present = "p", conflicts_with = "p")]
+        pattern: Option<String>,
+        /// Take the pattern of period P from the periods file: its checked pattern, or for an
+        /// open period the closest state a local search reached (how near misses miss).
         #[arg(long)]
-        pattern: String,
+        p: Option<u64>,
+        /// With --p: the periods file [default: results/<game>/periods.json].
+        #[arg(long, requires = "p")]
+        periods_file: Option<PathBuf>,
         #[arg(long, value_parser = parse_count, default_value = "2^16")]
         values: u64,
     },

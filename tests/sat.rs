@@ -203,6 +203,109 @@ fn bad_input_is_refused() {
     assert!(!out.status.success());
 }
 
+/// `grundy sat check` names every residue where the rule fails, and takes a pattern from a
+/// periods file: the checked pattern of a decided period, the closest state of an open one.
+/// Oracles: Riley's published p = 17 pattern (a fixed point), and for changed ones the witness
+/// module's count under mvr's rare table, where the command computes its own table.
+#[test]
+fn check_names_every_failing_residue_and_reads_patterns_from_a_periods_file() {
+    use grundy::sat::periods::{NearMiss, PeriodResult, Status};
+    let riley17 = riley()[16].1.clone().expect("Riley's p = 17 pattern");
+    let join = |s: &[u16]| s.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+    let check = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["sat", "check", "officers"])
+            .args(args)
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (o.status.code(), text(&o.stdout), text(&o.stderr))
+    };
+    let (code, said, _) = check(&["--pattern", &join(&riley17)]);
+    let largest = riley17.iter().max().unwrap();
+    assert_eq!(code, Some(0), "{said}");
+    assert!(
+        said.contains(&format!("(minimal period 17, largest value {largest})")),
+        "{said}"
+    );
+    // A changed value stays common (bits 0 and 4 do not count), so the rule, not rarity, fails.
+    let changed = |s: &[u16], r: usize| {
+        let mut s = s.to_vec();
+        s[r] ^= 0x11;
+        let bad = grundy::sat::witness::bad_residues(
+            &Game::officers(),
+            SparseSpace::OFFICERS,
+            &officers_rares(),
+            &s,
+        );
+        assert!(!bad.is_empty());
+        (s, bad)
+    };
+    let failures = |said: &str, s: &[u16], bad: &[usize]| {
+        let named: Vec<&str> = said.lines().filter(|l| l.starts_with("  s[")).collect();
+        assert_eq!(named.len(), bad.len(), "{said}");
+        for (line, &r) in named.iter().zip(bad) {
+            assert!(line.starts_with(&format!("  s[{r}] = {}", s[r])), "{said}");
+        }
+    };
+    let (s, bad) = changed(&riley17, 5);
+    let (code, said, err) = check(&["--pattern", &join(&s)]);
+    assert_eq!(code, Some(1));
+    failures(&said, &s, &bad);
+    let first = format!("the rule fails at {} of its 17 residues", bad.len());
+    assert!(
+        err.trim_end().lines().count() == 1 && err.contains(&first),
+        "{err}"
+    );
+
+    // A periods file: 17 solved, 34 lifted from it with `primitive` open and a near miss.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("periods.json");
+    let lifted = riley17.repeat(2);
+    let (near, near_bad) = changed(&lifted, 20);
+    let mut file = PeriodsFile::new(&officers_problem());
+    file.merge(vec![
+        PeriodResult {
+            pattern: Some(riley17.clone()),
+            how: "solved".into(),
+            ..PeriodResult::bare(17, Status::Sat, Status::Sat)
+        },
+        PeriodResult {
+            pattern: Some(lifted),
+            how: "lifted from 17, primitive searched".into(),
+            closest: Some(NearMiss {
+                bad: near_bad.len(),
+                pattern: near.clone(),
+            }),
+            seed: 3,
+            ..PeriodResult::bare(34, Status::Sat, Status::Timeout)
+        },
+    ]);
+    std::fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
+    let from_file = |p: &str| check(&["--p", p, "--periods-file", path.to_str().unwrap()]);
+    let (code, said, _) = from_file("17");
+    assert_eq!(code, Some(0), "{said}");
+    let lines: Vec<&str> = said.lines().collect();
+    assert!(lines[0].ends_with(": its pattern (solved)"), "{said}");
+    assert_eq!(lines[1], join(&riley17));
+    let (code, said, _) = from_file("34");
+    assert_eq!(code, Some(1), "{said}");
+    let lines: Vec<&str> = said.lines().collect();
+    let header = format!(
+        "the closest state a local search reached (seed 3; {} of 34",
+        near_bad.len()
+    );
+    assert!(lines[0].contains(&header), "{said}");
+    assert_eq!(lines[1], join(&near));
+    failures(&said, &near, &near_bad);
+    // A period the file does not hold, and no pattern at all: one line, exit 2.
+    for args in [&["--p", "5"][..], &[]] {
+        let (code, _, err) = check(&[args, &["--periods-file", path.to_str().unwrap()]].concat());
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    }
+}
+
 #[test]
 fn dimacs_export_has_the_promised_size() {
     let dir = tempfile::tempdir().unwrap();

@@ -48,8 +48,21 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
         SatCommand::Check {
             game,
             pattern,
+            p,
+            periods_file,
             values,
-        } => run_sat_check(&parse_game(&game)?, values, &pattern),
+        } => {
+            let game = parse_game(&game)?;
+            let pattern = match (pattern, p) {
+                (Some(pattern), _) => parse_pattern(&pattern)?,
+                (None, p) => {
+                    let p = p.context("grundy sat check needs --pattern or --p")?;
+                    let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
+                    pattern_from_file(&path, p)?
+                }
+            };
+            run_sat_check(&game, values, &pattern)
+        }
     }
 }
 
@@ -111,27 +124,79 @@ fn run_sat_excluded(game: &Game, values: u64, periods: &str) -> Result<ExitCode>
 
 /// `grundy sat check`: is `pattern` (true values, by commas or spaces) a fixed point of the
 /// rare-value rule of the exact prefix? Exit 1 when it is not.
-fn run_sat_check(game: &Game, values: u64, pattern: &str) -> Result<ExitCode> {
-    use grundy::sat::witness::check_pattern;
-    let s: Vec<u16> = pattern
-        .split([',', ' '])
+fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
+    use grundy::sat::witness::{WitnessError, residue_failures};
+    if s.is_empty() {
+        bail!("not a fixed point: {}", WitnessError::Empty);
+    }
+    let prefix = exact_prefix(game, values as usize)?;
+    let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+    let failures = residue_failures(game, prefix.space(), &rares, s);
+    let largest = s.iter().max().copied().unwrap_or(0);
+    if failures.is_empty() {
+        println!(
+            "fixed point: period {} pattern of {game} is consistent with the rule (minimal \
+             period {}, largest value {largest})",
+            s.len(),
+            grundy::sat::periods::minimal_period(s)
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    for failure in &failures {
+        println!("  {failure}");
+    }
+    eprintln!(
+        "grundy: not a fixed point: the rule fails at {} of its {} residues (the first: {})",
+        failures.len(),
+        s.len(),
+        failures[0]
+    );
+    Ok(ExitCode::from(1))
+}
+
+/// A pattern as `--pattern` gives it: true values separated by commas or spaces.
+fn parse_pattern(pattern: &str) -> Result<Vec<u16>> {
+    (pattern.split([',', ' ']))
         .filter(|w| !w.is_empty())
         .map(str::parse)
         .collect::<Result<_, _>>()
-        .context("bad pattern")?;
-    let prefix = exact_prefix(game, values as usize)?;
-    let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
-    match check_pattern(game, prefix.space(), &rares, &s) {
-        Ok(()) => println!(
-            "fixed point: period {} pattern of {game} is consistent with the rule",
-            s.len()
+        .with_context(|| format!("bad pattern {pattern:?}: true values separated by commas"))
+}
+
+/// The pattern a periods file holds for period `p`, said on one line before it is checked: for
+/// a period still open (in either question) the closest state its campaign's local search
+/// reached, if one was recorded, since that is what the open question is about (a period
+/// lifted from a divisor holds a pattern, but not a primitive one); else its checked pattern.
+fn pattern_from_file(path: &std::path::Path, p: u64) -> Result<Vec<u16>> {
+    let file = PeriodsFile::read(path)?
+        .with_context(|| format!("{}: no such periods file", path.display()))?;
+    let r =
+        (file.result(p)).with_context(|| format!("{}: no result for p = {p}", path.display()))?;
+    let where_ = path.display();
+    let (pattern, said) = match (r.closest_state().filter(|_| r.is_open()), &r.pattern) {
+        (Some((near, seed)), _) => (
+            &near.pattern,
+            format!(
+                "open; the closest state a local search reached (seed {seed}; {} of {p} \
+                 residues bad by the file)",
+                near.bad
+            ),
         ),
-        Err(e) => {
-            eprintln!("grundy: not a fixed point: {e}");
-            return Ok(ExitCode::from(1));
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+        (None, Some(pattern)) => (pattern, format!("its pattern ({})", r.how)),
+        (None, None) => bail!(
+            "{where_}: p = {p} has no pattern and no near miss recorded ({})",
+            r.how
+        ),
+    };
+    println!("p = {p} in {where_}: {said}");
+    println!("{}", join_values(pattern));
+    Ok(pattern.clone())
+}
+
+/// Values as `--pattern` takes them, so a line printed can be pasted back.
+fn join_values(values: &[u16]) -> String {
+    let words: Vec<String> = values.iter().map(u16::to_string).collect();
+    words.join(",")
 }
 
 /// `grundy sat summary`: the periods file as a table, open periods with their campaign so far.

@@ -235,11 +235,19 @@ impl PeriodResult {
             seeds,
             seconds: self.campaign_seconds(),
             longest: runs.iter().map(|r| r.1).fold(0.0, f64::max),
-            closest: runs
-                .iter()
-                .filter_map(|&(seed, _, near)| Some((near?.bad, seed)))
-                .min(),
+            closest: self.closest_state().map(|(near, seed)| (near.bad, seed)),
         }
+    }
+
+    /// The closest state any run's local search stood on (the fewest bad residues, the lowest
+    /// seed among equals) and that run's seed: what `grundy sat check --p` shows of an open
+    /// period.
+    pub fn closest_state(&self) -> Option<(&NearMiss, u64)> {
+        let earlier = self.earlier.iter().map(|a| (a.closest.as_ref(), a.seed));
+        std::iter::once((self.closest.as_ref(), self.seed))
+            .chain(earlier)
+            .filter_map(|(near, seed)| Some((near?, seed)))
+            .min_by_key(|&(near, seed)| (near.bad, seed))
     }
 
     /// This run as an earlier attempt: its effort, and its answers, pattern and certificates

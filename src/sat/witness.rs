@@ -53,6 +53,19 @@ pub fn bad_residues(
         .collect()
 }
 
+/// How the rule fails at each of [`bad_residues`], in residue order: what a near miss would
+/// need changed.
+pub fn residue_failures(
+    game: &Game,
+    space: SparseSpace,
+    rares: &[(u64, Value)],
+    pattern: &[Value],
+) -> Vec<WitnessError> {
+    (0..pattern.len())
+        .filter_map(|r| check_residue(game, space, rares, pattern, r).err())
+        .collect()
+}
+
 /// The rule at residue `r` of a non-empty `pattern`.
 fn check_residue(
     game: &Game,
