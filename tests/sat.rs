@@ -257,6 +257,26 @@ fn check_names_every_failing_residue_and_reads_patterns_from_a_periods_file() {
         err.trim_end().lines().count() == 1 && err.contains(&first),
         "{err}"
     );
+    // Riley's p = 4 pattern twice with `s[1]` moved up to 256: the only failing residue (by the
+    // witness module), and set back to what the rule gives it mends into Riley's pattern, of
+    // minimal period 4 (as 64's near miss mends into a pattern of period 16).
+    let riley4 = riley()[3].1.clone().expect("Riley's p = 4 pattern");
+    let mut moved = riley4.repeat(2);
+    moved[1] = 256;
+    let rares = officers_rares();
+    let only = grundy::sat::witness::bad_residues(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &rares,
+        &moved,
+    );
+    assert_eq!(only, [1]);
+    let (code, said, _) = check(&["--pattern", &join(&moved)]);
+    assert_eq!(code, Some(1));
+    let rule = format!("  s[1] = 256, but the rule gives {}\n", riley4[1]);
+    let mended = "mended (each failing residue set to what the rule gives): a fixed point of \
+                  minimal period 4";
+    assert!(said.contains(&rule) && said.contains(mended), "{said}");
 
     // A periods file: 17 solved, 34 lifted from it with `primitive` open and a near miss.
     let dir = tempfile::tempdir().unwrap();

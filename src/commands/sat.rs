@@ -145,6 +145,15 @@ fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
     for failure in &failures {
         println!("  {failure}");
     }
+    println!(
+        "{}",
+        mended_line(s, &failures, |t| residue_failures(
+            game,
+            prefix.space(),
+            &rares,
+            t
+        ))
+    );
     eprintln!(
         "grundy: not a fixed point: the rule fails at {} of its {} residues (the first: {})",
         failures.len(),
@@ -152,6 +161,40 @@ fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
         failures[0]
     );
     Ok(ExitCode::from(1))
+}
+
+/// What the pattern becomes with every failing residue set to what the rule gives there (one
+/// step, all at once), checked again by `check`. Why: a near miss of a primitive question can
+/// be a fixed point of a smaller period with one residue changed (Officers p = 64's), whose one
+/// bad residue is the primitive question's own constraint, not a sign that a primitive pattern
+/// is near; this line tells such a miss from one that mends into nothing.
+fn mended_line(
+    s: &[u16],
+    failures: &[grundy::sat::witness::WitnessError],
+    check: impl Fn(&[u16]) -> Vec<grundy::sat::witness::WitnessError>,
+) -> String {
+    use grundy::sat::witness::WitnessError::NotFixed;
+    let mut mended = s.to_vec();
+    for failure in failures {
+        match *failure {
+            NotFixed {
+                residue, expected, ..
+            } if expected < 512 => mended[residue] = expected,
+            _ => return "mended: not by the rule's values (a value rare, or 512 or more)".into(),
+        }
+    }
+    match check(&mended).len() {
+        0 => format!(
+            "mended (each failing residue set to what the rule gives): a fixed point of minimal \
+             period {}",
+            grundy::sat::periods::minimal_period(&mended)
+        ),
+        n => format!(
+            "mended (each failing residue set to what the rule gives): the rule fails at {n} of \
+             its {} residues",
+            s.len()
+        ),
+    }
 }
 
 /// A pattern as `--pattern` gives it: true values separated by commas or spaces.
