@@ -505,8 +505,9 @@ struct BoundsArgs {
     /// With --pieces: ask each piece as two halves, s[R] below the value V and at least V
     /// (R:V, as 13:64), each saved as it ends: twice the pieces for a machine with more cores
     /// than a band has values (a cut at 64 halved a piece of p = 27 at no extra cost; at 128,
-    /// the top bit of a byte, nearly all the work fell on one side).
-    #[arg(long, value_name = "R:V", value_parser = parse_cut, requires = "pieces", conflicts_with = "prove_chain")]
+    /// the top bit of a byte, nearly all the work fell on one side). With --prove-chain: each
+    /// piece not proved yet is proved as its two halves, calls about half as long.
+    #[arg(long, value_name = "R:V", value_parser = parse_cut, requires = "pieces")]
     cut: Option<grundy::sat::bounds::Cut>,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).

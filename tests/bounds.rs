@@ -1216,6 +1216,55 @@ fn a_band_proved_in_pieces_is_covered_value_by_value_and_a_false_one_is_caught()
     );
 }
 
+/// `--prove-chain --pieces --cut R:V` proves each piece as its two halves (`s[1]` below 64 and
+/// at least 64): every rung's pieces are two halves for each common value of its band (counted
+/// from the definition), each checked by rate (or dratify), and the rung's proof says it rests
+/// on halves. Mutation: the cut ignored (one piece a value), or a half's unit left out (the
+/// checker would still accept, but the pieces would not be halves).
+#[test]
+fn a_chain_proved_in_halves_has_two_checked_halves_for_every_value_of_each_band() {
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
+        return;
+    };
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let proofs = dir.path().join("proofs").display().to_string();
+    let proved = prove_p4_chain(&proofs, &out, &checker, &["--pieces", "--cut", "1:64"]);
+    assert!(proved.status.success(), "{proved:?}");
+    let ladder = ladder_json(&ladder_path);
+    let rungs = rungs_of(&ladder);
+    let mut values = 0;
+    for (rung, (from, below, _)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
+        let in_band: Vec<u16> = (*from..*below).filter(|&v| is_common(v)).collect();
+        values += in_band.len();
+        let twice: Vec<u16> = in_band.iter().flat_map(|&v| [v, v]).collect();
+        let mut tops = piece_tops(rung);
+        tops.sort_unstable();
+        assert_eq!(tops, twice, "{rung}");
+        for piece in rung["pieces"].as_array().unwrap() {
+            assert_eq!(piece["half"]["residue"], 1, "{piece}");
+            assert_eq!(piece["half"]["at"], 64, "{piece}");
+            let by = piece["proof"]["checked_by"].as_str().unwrap_or("");
+            assert!(
+                by.starts_with("rate") || by.starts_with("dratify"),
+                "{piece}"
+            );
+        }
+        let highs = rung["pieces"].as_array().unwrap().iter();
+        let highs = highs.filter(|p| p["half"]["high"] == true).count();
+        assert_eq!(highs, in_band.len(), "{rung}");
+        let format = rung["proof"]["format"].as_str().unwrap();
+        assert!(format.contains("two halves"), "{rung}");
+    }
+    let stdout = String::from_utf8_lossy(&proved.stdout);
+    let said = format!("{} rungs proved now ({} pieces)", rungs.len(), 2 * values);
+    assert!(stdout.contains(&said), "{stdout}");
+    assert!(
+        stdout.contains(", s[1] >= 64: proof checked by"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0);
+}
+
 /// A climb in pieces (`sat bounds --pieces`) asks each band one value of its largest value at a
 /// time, lowest first: every refuted rung's pieces are the common values of its band, and the
 /// first piece with a pattern is the least largest value the brute force finds. A band left

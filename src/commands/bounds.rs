@@ -93,6 +93,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 timeout,
                 jobs,
                 pieces,
+                cut,
             };
             prove_chain_showing_rungs(&q, &mut ladder, &stem, calls, &path)?;
         }
@@ -256,6 +257,7 @@ struct ChainSettings {
     timeout: Duration,
     jobs: usize,
     pieces: bool,
+    cut: Option<grundy::sat::bounds::Cut>,
 }
 
 /// `--prove-chain`: every rung the ladder's bound rests on gets a checked DRAT proof (whole or
@@ -286,6 +288,7 @@ fn prove_chain_showing_rungs(
             checker: &checker,
             jobs: settings.jobs,
             pieces: settings.pieces,
+            cut: settings.cut,
             stop,
         };
         let calls = chain_calls(&run, ladder);
@@ -331,6 +334,11 @@ fn call_words(l: &Ladder, call: &grundy::sat::bounds::ChainCall, seconds: Durati
         .and_then(|n| n.checked_by.as_deref())
         .unwrap_or("nothing");
     let what = match piece {
+        Some(grundy::sat::bounds::ProofPiece {
+            top,
+            half: Some(half),
+            ..
+        }) => format!("{}, piece s[0] = {top}, {half}", rung_words(r)),
         Some(p) => format!("{}, piece s[0] = {}", rung_words(r), p.top),
         None => rung_words(r),
     };

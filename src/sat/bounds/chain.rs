@@ -6,8 +6,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{
-    Asked, Band, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops, band_units,
-    not_refuted, rung_stem, rung_stem_of, with_units,
+    Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops,
+    band_units, not_refuted, rung_stem, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, ProofNote};
@@ -33,6 +33,11 @@ pub struct ProveChain<'a> {
     /// Bands are proved in pieces, one call per byte of their largest value ([`ProofPiece`]),
     /// each saved as it is checked; pieces proved by an earlier run are not asked again.
     pub pieces: bool,
+    /// With `pieces`: each piece proved as the two halves of this cut ([`Half`]), each saved as
+    /// it is checked. Why: a lent machine gives calls of minutes on many cores, and a piece of
+    /// a hard band is one call of an hour; halves are twice the calls, each about half as long.
+    /// A piece proved whole, or in both halves of another cut, is not asked again.
+    pub cut: Option<Cut>,
     /// Stop (the calls running keep no proof) when this rises.
     pub stop: &'a AtomicBool,
 }
@@ -45,6 +50,8 @@ pub struct ChainCall {
     pub band: Band,
     pub largest_first: bool,
     pub top: Option<u8>,
+    /// For a piece proved in halves ([`ProveChain::cut`]): which half.
+    pub half: Option<Half>,
     /// How long the call should take (at least a second), from what the ladder says its
     /// question took when first answered: the piece's own seconds when the climb refuted the
     /// band in pieces, else its share of the rung's (one over the band's bytes for a piece).
@@ -85,6 +92,7 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             band,
             largest_first: rung.largest_first,
             top: None,
+            half: None,
             estimated_seconds: rung.seconds.max(1.0),
         };
         if !(run.pieces && rung.largest_first) {
@@ -100,12 +108,28 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             let own = (rung.pieces.iter()).find(|p| p.half.is_none() && p.top == top);
             own.map_or(share, |p| p.seconds).max(1.0)
         };
-        let pieces = tops.iter().filter(|c| !proved(c));
-        calls.extend(pieces.map(|&c| ChainCall {
-            top: Some(c),
-            estimated_seconds: estimate(c),
-            ..whole
-        }));
+        for &c in tops.iter().filter(|c| !proved(c)) {
+            let piece = ChainCall {
+                top: Some(c),
+                estimated_seconds: estimate(c),
+                ..whole
+            };
+            let Some(cut) = run.cut else {
+                calls.push(piece);
+                continue;
+            };
+            let top = e.expand(&[c])[0];
+            let halves = Half::both(cut).into_iter();
+            calls.extend(
+                halves
+                    .filter(|&h| !rung.has_checked_half(top, h))
+                    .map(|h| ChainCall {
+                        half: Some(h),
+                        estimated_seconds: (piece.estimated_seconds / 2.0).max(1.0),
+                        ..piece
+                    }),
+            );
+        }
     }
     calls
 }
@@ -115,6 +139,11 @@ impl Rung {
     /// halves of one cut).
     pub(super) fn has_checked_piece(&self, top: Value) -> bool {
         self.covers_with(top, ProofPiece::is_checked)
+    }
+
+    /// Whether the `half` of the piece at `top` has a checked proof of its own.
+    fn has_checked_half(&self, top: Value, half: Half) -> bool {
+        (self.pieces.iter()).any(|p| p.top == top && p.half == Some(half) && p.is_checked())
     }
 
     /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note
@@ -237,15 +266,21 @@ fn record_proof(
     };
     let e = run.largest_first;
     let top = e.expand(&[top])[0];
-    // A piece refuted by a climb without a proof (whole or in halves) has it now.
-    rung.pieces.retain(|piece| piece.top != top);
+    // A piece (or half) refuted by a climb without a proof has it now: the climb's record of
+    // it goes, and once the piece is covered by checked proofs, every unchecked record of it.
+    rung.pieces
+        .retain(|piece| piece.top != top || (call.half.is_some() && piece.half != call.half));
     rung.pieces.push(ProofPiece {
         top,
         seconds: seconds.as_secs_f64(),
         proof: Some(note.ok_or("CaDiCaL refuted a piece but left no proof")?),
         lemmas: 0,
-        half: None,
+        half: call.half,
     });
+    if rung.has_checked_piece(top) {
+        rung.pieces
+            .retain(|piece| piece.top != top || piece.is_checked());
+    }
     Ok(rung.close_pieces(e, run.proof_stem))
 }
 
@@ -261,7 +296,10 @@ fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutc
     };
     let mut units = band_units(e, call.band, call.largest_first)?;
     units.extend(call.top.map(|top| e.x(0, usize::from(top))));
-    let piece = call.top.map(|top| (e.expand(&[top])[0], None));
+    if let Some(half) = call.half {
+        units.push(half.unit(e)?);
+    }
+    let piece = call.top.map(|top| (e.expand(&[top])[0], call.half));
     let stem = rung_stem_of(run.proof_stem, ((from, below), piece));
     asked_with_proof(
         &with_units(e, &units),

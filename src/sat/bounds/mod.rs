@@ -1126,6 +1126,7 @@ mod tests {
             checker: "unused",
             jobs,
             pieces: true,
+            cut: None,
             stop: &stop,
         };
         let order = |jobs| {
@@ -1146,5 +1147,81 @@ mod tests {
         assert_eq!(foot_first[0], (0, None, 1.0));
         let froms: Vec<_> = foot_first.iter().map(|c| c.0).collect();
         assert!(froms.is_sorted(), "{froms:?}");
+    }
+
+    /// `--prove-chain --pieces --cut R:V` asks two halves for each piece not proved, and none
+    /// for a half proved already or a piece proved whole; each half is expected to take half
+    /// the piece's time. Mutation: halves ignored (4 calls for the band), or a proved half
+    /// asked again (8).
+    #[test]
+    fn the_chain_s_pieces_go_in_halves_under_a_cut() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let checked = Some(ProofNote {
+            cnf: "c".into(),
+            proof: "d".into(),
+            format: "drat".into(),
+            checked_by: Some("rate".into()),
+        });
+        let cut = Cut { residue: 1, at: 8 };
+        let [low, high] = Half::both(cut);
+        let piece = |top, half| ProofPiece {
+            top,
+            seconds: 10.0,
+            proof: checked.clone(),
+            lemmas: 0,
+            half,
+        };
+        // The chain's foot proved; of its band 16..24 (Officers' common values there are 18 to
+        // 21) 18 proved whole, 19's low half proved, 20 refuted by the climb (no proof) in
+        // 40 s, 21 not yet.
+        let proved = |from| Rung {
+            proof: checked.clone(),
+            ..plain_rung(from, from + 8, RungAnswer::Unsat)
+        };
+        ladder.rungs = vec![
+            proved(0),
+            proved(8),
+            Rung {
+                seconds: 100.0,
+                pieces: vec![
+                    piece(18, None),
+                    piece(19, Some(low)),
+                    ProofPiece {
+                        proof: None,
+                        seconds: 40.0,
+                        ..piece(20, None)
+                    },
+                ],
+                ..plain_rung(16, 24, RungAnswer::Unsat)
+            },
+        ];
+        let stop = AtomicBool::new(false);
+        let run = chain::ProveChain {
+            largest_first: &e,
+            question: &e,
+            timeout: None,
+            proof_stem: Path::new("unused"),
+            checker: "unused",
+            jobs: 1,
+            pieces: true,
+            cut: Some(cut),
+            stop: &stop,
+        };
+        let calls = chain::chain_calls(&run, &ladder);
+        let asked: Vec<_> = (calls.iter())
+            .map(|c| (e.expand(&[c.top.unwrap()])[0], c.half, c.estimated_seconds))
+            .collect();
+        let share = 100.0 / 4.0 / 2.0;
+        assert_eq!(
+            asked,
+            vec![
+                (19, Some(high), share),
+                (20, Some(low), 20.0),
+                (20, Some(high), 20.0),
+                (21, Some(low), share),
+                (21, Some(high), share),
+            ]
+        );
     }
 }
