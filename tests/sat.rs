@@ -1646,21 +1646,33 @@ fn open_only_runs_just_the_periods_the_file_does_not_decide() {
 
 /// A period known feasible (lifted from a divisor) whose `primitive` is open is not shown as
 /// "OPEN" alone, which would read as "no pattern known": its line and the totals say that only
-/// `primitive` is open. The file is built by hand, so the expected lines come from its statuses.
+/// `primitive` is open; and a closest state that the rule's values mend into a fixed point of
+/// a smaller period says so. The file is built by hand, so the expected lines come from its
+/// statuses and Riley's patterns.
 #[test]
 fn summary_tells_a_period_open_only_in_primitive_from_an_open_one() {
-    use grundy::sat::periods::{PeriodResult, Status};
+    use grundy::sat::periods::{NearMiss, PeriodResult, Status};
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
     let mut file = PeriodsFile::new(&officers_problem());
-    let lifted = PeriodResult {
-        how: "lifted from 6, primitive searched".into(),
-        ..PeriodResult::bare(42, Status::Sat, Status::Timeout)
+    // Near misses: Riley's p = 4 pattern twice with `s[1]` moved to 256 (which mends back into
+    // it, see the `sat check` test), and his p = 6 pattern 7 times with a rare value, which
+    // the rule's values cannot mend.
+    let riley4 = riley()[3].1.clone().unwrap();
+    let mut moved = riley4.repeat(2);
+    moved[1] = 256;
+    let mut rare = riley()[5].1.clone().unwrap().repeat(7);
+    rare[0] = 1;
+    let lifted = |p, from, pattern| PeriodResult {
+        how: format!("lifted from {from}, primitive searched"),
+        closest: Some(NearMiss { bad: 1, pattern }),
+        ..PeriodResult::bare(p, Status::Sat, Status::Timeout)
     };
     file.merge(vec![
         bare_result(4, Status::Sat),
+        lifted(8, 4, moved),
         bare_result(27, Status::Timeout),
-        lifted,
+        lifted(42, 6, rare),
     ]);
     std::fs::write(&out, serde_json::to_vec(&file).unwrap()).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
@@ -1687,11 +1699,18 @@ fn summary_tells_a_period_open_only_in_primitive_from_an_open_one() {
         "{said}"
     );
     assert!(
-        line("open ").starts_with("open 2: 27 (1 s), 42 (0 s)"),
+        line("open ").starts_with("open 3: 8 (0 s), 27 (1 s), 42 (0 s)"),
         "{said}"
     );
     assert!(
-        said.contains("\n  of them 1 feasible, only `primitive` open: 42\n"),
+        said.contains("\n  of them 2 feasible, only `primitive` open: 8 42\n"),
+        "{said}"
+    );
+    let mended = "; closest: 1 of 8 residues bad (seed 0; mended, a fixed point of minimal \
+                  period 4); last:";
+    assert!(line("p=8 ").contains(mended), "{said}");
+    assert!(
+        line("p=42 ").contains("; closest: 1 of 42 residues bad (seed 0); last:"),
         "{said}"
     );
 }

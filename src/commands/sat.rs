@@ -125,7 +125,9 @@ fn run_sat_excluded(game: &Game, values: u64, periods: &str) -> Result<ExitCode>
 /// `grundy sat check`: is `pattern` (true values, by commas or spaces) a fixed point of the
 /// rare-value rule of the exact prefix? Exit 1 when it is not.
 fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
-    use grundy::sat::witness::{WitnessError, residue_failures};
+    use grundy::sat::periods::minimal_period;
+    use grundy::sat::witness::{WitnessError, mended, residue_failures};
+    const MENDED: &str = "mended (each failing residue set to what the rule gives)";
     if s.is_empty() {
         bail!("not a fixed point: {}", WitnessError::Empty);
     }
@@ -138,21 +140,28 @@ fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
             "fixed point: period {} pattern of {game} is consistent with the rule (minimal \
              period {}, largest value {largest})",
             s.len(),
-            grundy::sat::periods::minimal_period(s)
+            minimal_period(s)
         );
         return Ok(ExitCode::SUCCESS);
     }
     for failure in &failures {
         println!("  {failure}");
     }
+    // What it becomes with each failing residue set to the rule's value (`witness::mended`).
+    let again = mended(game, prefix.space(), &rares, s).map(|m| {
+        let left = residue_failures(game, prefix.space(), &rares, &m).len();
+        (left, minimal_period(&m))
+    });
     println!(
         "{}",
-        mended_line(s, &failures, |t| residue_failures(
-            game,
-            prefix.space(),
-            &rares,
-            t
-        ))
+        match again {
+            None => "mended: not by the rule's values (a value rare, or 512 or more)".into(),
+            Some((0, d)) => format!("{MENDED}: a fixed point of minimal period {d}"),
+            Some((n, _)) => format!(
+                "{MENDED}: the rule fails at {n} of its {} residues",
+                s.len()
+            ),
+        }
     );
     eprintln!(
         "grundy: not a fixed point: the rule fails at {} of its {} residues (the first: {})",
@@ -161,40 +170,6 @@ fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
         failures[0]
     );
     Ok(ExitCode::from(1))
-}
-
-/// What the pattern becomes with every failing residue set to what the rule gives there (one
-/// step, all at once), checked again by `check`. Why: a near miss of a primitive question can
-/// be a fixed point of a smaller period with one residue changed (Officers p = 64's), whose one
-/// bad residue is the primitive question's own constraint, not a sign that a primitive pattern
-/// is near; this line tells such a miss from one that mends into nothing.
-fn mended_line(
-    s: &[u16],
-    failures: &[grundy::sat::witness::WitnessError],
-    check: impl Fn(&[u16]) -> Vec<grundy::sat::witness::WitnessError>,
-) -> String {
-    use grundy::sat::witness::WitnessError::NotFixed;
-    let mut mended = s.to_vec();
-    for failure in failures {
-        match *failure {
-            NotFixed {
-                residue, expected, ..
-            } if expected < 512 => mended[residue] = expected,
-            _ => return "mended: not by the rule's values (a value rare, or 512 or more)".into(),
-        }
-    }
-    match check(&mended).len() {
-        0 => format!(
-            "mended (each failing residue set to what the rule gives): a fixed point of minimal \
-             period {}",
-            grundy::sat::periods::minimal_period(&mended)
-        ),
-        n => format!(
-            "mended (each failing residue set to what the rule gives): the rule fails at {n} of \
-             its {} residues",
-            s.len()
-        ),
-    }
 }
 
 /// A pattern as `--pattern` gives it: true values separated by commas or spaces.
@@ -258,9 +233,10 @@ fn run_sat_summary(
         file.last_rare,
         file.assumptions
     );
+    let mender = Mender::for_file(&file);
     let mut open = Vec::new();
     for r in &file.results {
-        println!("{}", campaign_line(r));
+        println!("{}", campaign_line(r, mender.as_ref()));
         if r.is_open() {
             open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
             cube_campaign_lines(&path, r, rungs);
@@ -443,10 +419,42 @@ fn certificate_summary(path: &std::path::Path, ledger: &grundy::sat::cubes::Ledg
     }
 }
 
+/// For the summary's near misses: the rule of the file's game under its rare table computed
+/// again (2^16 values, as `grundy sat` computes it by default), to mend a closest state
+/// (`witness::mended`). `None` when the file's table is not that one: nothing said is better
+/// than a mend under another table.
+struct Mender {
+    game: Game,
+    space: grundy::SparseSpace,
+    rares: Vec<(u64, u16)>,
+}
+
+impl Mender {
+    fn for_file(file: &PeriodsFile) -> Option<Mender> {
+        let game = parse_game(&file.game).ok()?;
+        let prefix = exact_prefix(&game, 1 << 16).ok()?;
+        let header = PeriodsFile::new(&Problem::from_prefix(&prefix));
+        if file.refuses(&header).is_some() {
+            return None;
+        }
+        let rares = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+        let space = prefix.space();
+        Some(Mender { game, space, rares })
+    }
+
+    /// The minimal period of `s` mended by the rule, when that is a fixed point.
+    fn fixed_point_period(&self, s: &[u16]) -> Option<usize> {
+        use grundy::sat::witness::{check_pattern, mended};
+        let m = mended(&self.game, self.space, &self.rares, s)?;
+        check_pattern(&self.game, self.space, &self.rares, &m).ok()?;
+        Some(grundy::sat::periods::minimal_period(&m))
+    }
+}
+
 /// One period of `grundy sat summary`: a decided one as `grundy sat` prints it (with the open
 /// runs before the answer, and the earlier answers it replaced, if any); an open one with its
-/// campaign so far.
-fn campaign_line(r: &grundy::sat::periods::PeriodResult) -> String {
+/// campaign so far, and what its closest state mends into, if a fixed point ([`Mender`]).
+fn campaign_line(r: &grundy::sat::periods::PeriodResult, mender: Option<&Mender>) -> String {
     let c = r.campaign();
     if !r.is_open() {
         let open = r.earlier.iter().filter(|a| !a.decided_both()).count();
@@ -474,8 +482,15 @@ fn campaign_line(r: &grundy::sat::periods::PeriodResult) -> String {
         };
     }
     let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
-    let closest = c.closest.map_or(String::new(), |(bad, seed)| {
-        format!("; closest: {bad} of {} residues bad (seed {seed})", r.p)
+    let closest = r.closest_state().map_or(String::new(), |(near, seed)| {
+        let period = mender.and_then(|m| m.fixed_point_period(&near.pattern));
+        let mend = period.map_or(String::new(), |d| {
+            format!("; mended, a fixed point of minimal period {d}")
+        });
+        format!(
+            "; closest: {} of {} residues bad (seed {seed}{mend})",
+            near.bad, r.p
+        )
     });
     // A period known feasible (lifted from a divisor, say) is open only in `primitive`; its line
     // says so, so that "OPEN" never reads as "no pattern known".
