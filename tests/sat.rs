@@ -318,7 +318,23 @@ fn check_names_every_failing_residue_and_reads_patterns_from_a_periods_file() {
     assert!(lines[0].contains(&header), "{said}");
     assert_eq!(lines[1], join(&near));
     failures(&said, &near, &near_bad);
-    // A period the file does not hold, and no pattern at all: one line, exit 2.
+    // A file of another game, a period the file does not hold, no pattern at all: one line,
+    // exit 2.
+    let of_45 = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([
+            "sat",
+            "check",
+            ".45",
+            "--p",
+            "17",
+            "--periods-file",
+            path.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(of_45.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&of_45.stderr);
+    assert!(err.contains("holds results for .6, not .45"), "{err}");
     for args in [&["--p", "5"][..], &[]] {
         let (code, _, err) = check(&[args, &["--periods-file", path.to_str().unwrap()]].concat());
         assert_eq!(code, Some(2), "{args:?}: {err}");

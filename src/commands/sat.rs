@@ -58,7 +58,7 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
                 (None, p) => {
                     let p = p.context("grundy sat check needs --pattern or --p")?;
                     let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
-                    pattern_from_file(&path, p)?
+                    pattern_from_file(&game, &path, p)?
                 }
             };
             run_sat_check(&game, values, &pattern)
@@ -185,9 +185,16 @@ fn parse_pattern(pattern: &str) -> Result<Vec<u16>> {
 /// a period still open (in either question) the closest state its campaign's local search
 /// reached, if one was recorded, since that is what the open question is about (a period
 /// lifted from a divisor holds a pattern, but not a primitive one); else its checked pattern.
-fn pattern_from_file(path: &std::path::Path, p: u64) -> Result<Vec<u16>> {
+fn pattern_from_file(game: &Game, path: &std::path::Path, p: u64) -> Result<Vec<u16>> {
     let file = PeriodsFile::read(path)?
         .with_context(|| format!("{}: no such periods file", path.display()))?;
+    if file.game != game.to_string() {
+        bail!(
+            "{}: holds results for {}, not {game}",
+            path.display(),
+            file.game
+        );
+    }
     let r =
         (file.result(p)).with_context(|| format!("{}: no result for p = {p}", path.display()))?;
     let where_ = path.display();
