@@ -24,6 +24,18 @@ pub enum WitnessError {
     },
 }
 
+impl WitnessError {
+    /// The residue where the rule fails (none for an empty pattern).
+    pub fn residue(&self) -> Option<usize> {
+        match *self {
+            WitnessError::Empty => None,
+            WitnessError::Rare { residue, .. }
+            | WitnessError::TooLarge { residue, .. }
+            | WitnessError::NotFixed { residue, .. } => Some(residue),
+        }
+    }
+}
+
 /// Checks `pattern` as the periodic tail of `game` with rare table `rares` under `space`.
 ///
 /// # Errors
@@ -48,9 +60,8 @@ pub fn bad_residues(
     rares: &[(u64, Value)],
     pattern: &[Value],
 ) -> Vec<usize> {
-    (0..pattern.len())
-        .filter(|&r| check_residue(game, space, rares, pattern, r).is_err())
-        .collect()
+    let failures = residue_failures(game, space, rares, pattern);
+    failures.iter().filter_map(WitnessError::residue).collect()
 }
 
 /// How the rule fails at each of [`bad_residues`], in residue order: what a near miss would
