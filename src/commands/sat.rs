@@ -52,16 +52,18 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
             periods_file,
             values,
         } => {
-            let game = parse_game(&game)?;
             let pattern = match (pattern, p) {
                 (Some(pattern), _) => parse_pattern(&pattern)?,
                 (None, p) => {
                     let p = p.context("grundy sat check needs --pattern or --p")?;
-                    let path = periods_file.unwrap_or_else(|| PeriodsFile::default_path(&game));
-                    pattern_from_file(&game, &path, p)?
+                    let (path, file) = periods_file_of(Some(&game), periods_file.as_deref())?;
+                    pattern_from_file(&path, &file, p)?
                 }
             };
-            run_sat_check(&game, values, &pattern)
+            let game = parse_game(&game)?;
+            let prefix = exact_prefix(&game, values as usize)?;
+            let rule = Rule::of(game, &prefix);
+            run_sat_check(&rule, &pattern)
         }
     }
 }
@@ -122,24 +124,23 @@ fn run_sat_excluded(game: &Game, values: u64, periods: &str) -> Result<ExitCode>
     Ok(ExitCode::SUCCESS)
 }
 
-/// `grundy sat check`: is `pattern` (true values, by commas or spaces) a fixed point of the
-/// rare-value rule of the exact prefix? Exit 1 when it is not.
-fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
+/// `grundy sat check`: is `s` (true values) a fixed point of `rule`? Every residue where it
+/// fails is named, then what the pattern mends into. Exit 1 when it is not.
+fn run_sat_check(rule: &Rule, s: &[u16]) -> Result<ExitCode> {
     use grundy::sat::periods::minimal_period;
-    use grundy::sat::witness::{WitnessError, mended, residue_failures};
+    use grundy::sat::witness::WitnessError;
     const MENDED: &str = "mended (each failing residue set to what the rule gives)";
     if s.is_empty() {
         bail!("not a fixed point: {}", WitnessError::Empty);
     }
-    let prefix = exact_prefix(game, values as usize)?;
-    let rares: Vec<(u64, u16)> = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
-    let failures = residue_failures(game, prefix.space(), &rares, s);
+    let failures = rule.failures(s);
     let largest = s.iter().max().copied().unwrap_or(0);
     if failures.is_empty() {
         println!(
-            "fixed point: period {} pattern of {game} is consistent with the rule (minimal \
+            "fixed point: period {} pattern of {} is consistent with the rule (minimal \
              period {}, largest value {largest})",
             s.len(),
+            rule.game,
             minimal_period(s)
         );
         return Ok(ExitCode::SUCCESS);
@@ -148,8 +149,8 @@ fn run_sat_check(game: &Game, values: u64, s: &[u16]) -> Result<ExitCode> {
         println!("  {failure}");
     }
     // What it becomes with each failing residue set to the rule's value (`witness::mended`).
-    let again = mended(game, prefix.space(), &rares, s).map(|m| {
-        let left = residue_failures(game, prefix.space(), &rares, &m).len();
+    let again = grundy::sat::witness::mended(s, &failures).map(|m| {
+        let left = rule.failures(&m).len();
         (left, minimal_period(&m))
     });
     println!(
@@ -185,16 +186,7 @@ fn parse_pattern(pattern: &str) -> Result<Vec<u16>> {
 /// a period still open (in either question) the closest state its campaign's local search
 /// reached, if one was recorded, since that is what the open question is about (a period
 /// lifted from a divisor holds a pattern, but not a primitive one); else its checked pattern.
-fn pattern_from_file(game: &Game, path: &std::path::Path, p: u64) -> Result<Vec<u16>> {
-    let file = PeriodsFile::read(path)?
-        .with_context(|| format!("{}: no such periods file", path.display()))?;
-    if file.game != game.to_string() {
-        bail!(
-            "{}: holds results for {}, not {game}",
-            path.display(),
-            file.game
-        );
-    }
+fn pattern_from_file(path: &std::path::Path, file: &PeriodsFile, p: u64) -> Result<Vec<u16>> {
     let r =
         (file.result(p)).with_context(|| format!("{}: no result for p = {p}", path.display()))?;
     let where_ = path.display();
@@ -230,7 +222,7 @@ fn run_sat_summary(
     out: Option<&std::path::Path>,
     rungs: bool,
 ) -> Result<ExitCode> {
-    let (path, file) = summary_file(game, out)?;
+    let (path, file) = periods_file_of(game, out)?;
     println!(
         "{}: {} periods of {} (rare table: {} values, the last at {}; {})",
         path.display(),
@@ -240,10 +232,10 @@ fn run_sat_summary(
         file.last_rare,
         file.assumptions
     );
-    let mender = Mender::for_file(&file);
+    let rule = Rule::for_file(&file);
     let mut open = Vec::new();
     for r in &file.results {
-        println!("{}", campaign_line(r, mender.as_ref()));
+        println!("{}", campaign_line(r, rule.as_ref()));
         if r.is_open() {
             open.push(format!("{} ({:.0} s)", r.p, r.campaign_seconds()));
             cube_campaign_lines(&path, r, rungs);
@@ -257,9 +249,9 @@ fn run_sat_summary(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The periods file that `grundy sat summary` shows: `out`, or the game's; one of another game
-/// is refused.
-fn summary_file(
+/// The periods file that `grundy sat summary` shows and `grundy sat check --p` reads: `out`, or
+/// the game's; one of another game is refused.
+fn periods_file_of(
     game: Option<&str>,
     out: Option<&std::path::Path>,
 ) -> Result<(PathBuf, PeriodsFile)> {
@@ -426,33 +418,42 @@ fn certificate_summary(path: &std::path::Path, ledger: &grundy::sat::cubes::Ledg
     }
 }
 
-/// For the summary's near misses: the rule of the file's game under its rare table computed
-/// again (2^16 values, as `grundy sat` computes it by default), to mend a closest state
-/// (`witness::mended`). `None` when the file's table is not that one: nothing said is better
-/// than a mend under another table.
-struct Mender {
+/// The rare-value rule of a game as the witness check reads it: its game, sparse space and
+/// rare table from an exact prefix. One value for `sat check` and the summary's near misses.
+struct Rule {
     game: Game,
     space: grundy::SparseSpace,
     rares: Vec<(u64, u16)>,
 }
 
-impl Mender {
-    fn for_file(file: &PeriodsFile) -> Option<Mender> {
+impl Rule {
+    fn of(game: Game, prefix: &grundy::ExactGenerator) -> Rule {
+        let rares = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
+        let space = prefix.space();
+        Rule { game, space, rares }
+    }
+
+    /// The rule under which `file` was decided, computed again from 2^16 values (as `grundy
+    /// sat` computes it by default), to mend the summary's closest states. `None` when the
+    /// file's rare table is not that one: nothing said is better than a mend under another.
+    fn for_file(file: &PeriodsFile) -> Option<Rule> {
         let game = parse_game(&file.game).ok()?;
         let prefix = exact_prefix(&game, 1 << 16).ok()?;
         let header = PeriodsFile::new(&Problem::from_prefix(&prefix));
-        if file.refuses(&header).is_some() {
-            return None;
-        }
-        let rares = prefix.rares().map(|(p, v)| (p as u64, v)).collect();
-        let space = prefix.space();
-        Some(Mender { game, space, rares })
+        file.refuses(&header)
+            .is_none()
+            .then(|| Rule::of(game, &prefix))
+    }
+
+    /// Where `s` fails the rule ([`grundy::sat::witness::residue_failures`]).
+    fn failures(&self, s: &[u16]) -> Vec<grundy::sat::witness::WitnessError> {
+        grundy::sat::witness::residue_failures(&self.game, self.space, &self.rares, s)
     }
 
     /// The minimal period of `s` mended by the rule, when that is a fixed point.
     fn fixed_point_period(&self, s: &[u16]) -> Option<usize> {
         use grundy::sat::witness::{check_pattern, mended};
-        let m = mended(&self.game, self.space, &self.rares, s)?;
+        let m = mended(s, &self.failures(s))?;
         check_pattern(&self.game, self.space, &self.rares, &m).ok()?;
         Some(grundy::sat::periods::minimal_period(&m))
     }
@@ -460,8 +461,8 @@ impl Mender {
 
 /// One period of `grundy sat summary`: a decided one as `grundy sat` prints it (with the open
 /// runs before the answer, and the earlier answers it replaced, if any); an open one with its
-/// campaign so far, and what its closest state mends into, if a fixed point ([`Mender`]).
-fn campaign_line(r: &grundy::sat::periods::PeriodResult, mender: Option<&Mender>) -> String {
+/// campaign so far, and what its closest state mends into, if a fixed point ([`Rule`]).
+fn campaign_line(r: &grundy::sat::periods::PeriodResult, rule: Option<&Rule>) -> String {
     let c = r.campaign();
     if !r.is_open() {
         let open = r.earlier.iter().filter(|a| !a.decided_both()).count();
@@ -490,7 +491,7 @@ fn campaign_line(r: &grundy::sat::periods::PeriodResult, mender: Option<&Mender>
     }
     let seeds: Vec<String> = c.seeds.iter().map(u64::to_string).collect();
     let closest = r.closest_state().map_or(String::new(), |(near, seed)| {
-        let period = mender.and_then(|m| m.fixed_point_period(&near.pattern));
+        let period = rule.and_then(|m| m.fixed_point_period(&near.pattern));
         let mend = period.map_or(String::new(), |d| {
             format!("; mended, a fixed point of minimal period {d}")
         });

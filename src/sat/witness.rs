@@ -78,20 +78,16 @@ pub fn residue_failures(
 }
 
 /// `pattern` with every residue where the rule fails set to what the rule gives there (one
-/// step, all residues at once, the rule read on the pattern as it was), or `None` when a
-/// failure is not of that kind (a rare value, or one of 512 or more, given or wanted). Why:
-/// a near miss of a primitive question can be a fixed point of a smaller period with one
-/// residue changed (Officers p = 64's), so that its one bad residue is the primitive question's
-/// own constraint, not a sign that a primitive pattern is near; mended, it shows so.
-pub fn mended(
-    game: &Game,
-    space: SparseSpace,
-    rares: &[(u64, Value)],
-    pattern: &[Value],
-) -> Option<Vec<Value>> {
+/// step, all residues at once, the rule read on the pattern as it was), from its
+/// [`residue_failures`]; `None` when a failure is not of that kind (a rare value, or one of 512
+/// or more, given or wanted). Why: a near miss of a primitive question can be a fixed point of
+/// a smaller period with one residue changed (Officers p = 64's), so that its one bad residue
+/// is the primitive question's own constraint, not a sign that a primitive pattern is near;
+/// mended, it shows so.
+pub fn mended(pattern: &[Value], failures: &[WitnessError]) -> Option<Vec<Value>> {
     let mut mended = pattern.to_vec();
-    for failure in residue_failures(game, space, rares, pattern) {
-        match failure {
+    for failure in failures {
+        match *failure {
             WitnessError::NotFixed {
                 residue, expected, ..
             } if expected < 512 => mended[residue] = expected,
