@@ -464,7 +464,9 @@ struct BoundsArgs {
     /// The rise from one bound to the next.
     #[arg(long, default_value_t = 32)]
     step: u16,
-    /// The last bound, at most 512 (Riley's: the whole question).
+    /// The last bound, at most 512 (Riley's: the whole question). With --prove-chain: prove
+    /// only the rungs below it (at most), the foot of the chain, for a short call on a lent
+    /// machine.
     #[arg(long, default_value_t = 512)]
     to: u16,
     /// Seconds a rung may take; the ladder stops at the first rung without an answer.

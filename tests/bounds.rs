@@ -1042,9 +1042,10 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
 /// (they go longest first, so they are shorter: the order is the unit test
 /// `the_chain_s_calls_go_longest_first_on_more_than_one_job`): p = 27's chain remade as a cheap
 /// whole rung below 64 (the committed ladder refutes below 128 whole) under two bands that take
-/// hours (64..248, and 248..256 of 320 s), all three true. Given 10 s a call, both bands run
-/// first and have no answer, and the cheap rung is proved after them, checked by rate (or
-/// dratify). Mutation: a call out of time closes the queue on two jobs as on one (nothing
+/// hours (64..248, and 248..256 of 320 s), all three true. Given 20 s a call (10 s was too
+/// little for the cheap rung's proof and check beside a full test run on a loaded machine),
+/// both bands run first and have no answer, and the cheap rung is proved after them, checked by
+/// rate (or dratify). Mutation: a call out of time closes the queue on two jobs as on one (nothing
 /// proved).
 #[test]
 fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
@@ -1079,7 +1080,7 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
             "--jobs",
             "2",
             "--timeout",
-            "10",
+            "20",
         ])
         .args(["--proof-dir", proofs.to_str().unwrap()])
         .args(["--out", out.to_str().unwrap()])
@@ -1088,7 +1089,7 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
         .unwrap();
     assert!(run.status.success(), "{run:?}");
     let stdout = String::from_utf8_lossy(&run.stdout);
-    let words = "2 calls had no answer in 10s, the lowest in the band 64..248";
+    let words = "2 calls had no answer in 20s, the lowest in the band 64..248";
     assert!(stdout.contains(words), "{stdout}");
     assert!(
         stdout.contains("1 of the 3 rungs it rests on with a checked proof"),
@@ -1256,13 +1257,53 @@ fn a_chain_proved_in_halves_has_two_checked_halves_for_every_value_of_each_band(
         assert!(format.contains("two halves"), "{rung}");
     }
     let stdout = String::from_utf8_lossy(&proved.stdout);
-    let said = format!("{} rungs proved now ({} pieces)", rungs.len(), 2 * values);
+    let said = format!(
+        "{} rungs proved now (0 pieces, {} halves)",
+        rungs.len(),
+        2 * values
+    );
     assert!(stdout.contains(&said), "{stdout}");
     assert!(
         stdout.contains(", s[1] >= 64: proof checked by"),
         "{stdout}"
     );
     assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0);
+}
+
+/// `--prove-chain --to V` proves only the foot of the chain, the rungs below V at most: those
+/// get checked proofs and the rungs above keep none, and the run says how many of the chain are
+/// proved; a second run without `--to` proves the rest. Mutation: `--to` ignored (every rung
+/// proved by the first run), or a rung below V left out.
+#[test]
+fn prove_chain_to_a_bound_proves_the_rungs_below_it_and_no_others() {
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
+        return;
+    };
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let proofs = dir.path().join("proofs").display().to_string();
+    let foot = prove_p4_chain(&proofs, &out, &checker, &["--from", "8", "--to", "40"]);
+    assert!(foot.status.success(), "{foot:?}");
+    let ladder = ladder_json(&ladder_path);
+    let rungs = rungs_of(&ladder);
+    let proved = |l: &Json| -> Vec<bool> {
+        let all = l["rungs"].as_array().unwrap().iter();
+        all.map(|r| r["proof"]["checked_by"].is_string()).collect()
+    };
+    let below_40: Vec<bool> = rungs.iter().map(|&(_, below, _)| below <= 40).collect();
+    assert!(
+        below_40.contains(&true) && below_40.contains(&false),
+        "{rungs:?}"
+    );
+    assert_eq!(proved(&ladder), below_40, "{ladder}");
+    let n = below_40.iter().filter(|&&b| b).count();
+    let said = format!("{n} of the {} rungs the bound rests on have", rungs.len());
+    assert!(
+        String::from_utf8_lossy(&foot.stdout).contains(&said),
+        "{foot:?}"
+    );
+    let rest = prove_p4_chain(&proofs, &out, &checker, &[]);
+    assert!(rest.status.success(), "{rest:?}");
+    assert!(proved(&ladder_json(&ladder_path)).iter().all(|&b| b));
 }
 
 /// A climb in pieces (`sat bounds --pieces`) asks each band one value of its largest value at a

@@ -94,6 +94,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 jobs,
                 pieces,
                 cut,
+                up_to: to,
             };
             prove_chain_showing_rungs(&q, &mut ladder, &stem, calls, &path)?;
         }
@@ -258,6 +259,7 @@ struct ChainSettings {
     jobs: usize,
     pieces: bool,
     cut: Option<grundy::sat::bounds::Cut>,
+    up_to: u16,
 }
 
 /// `--prove-chain`: every rung the ladder's bound rests on gets a checked DRAT proof (whole or
@@ -289,6 +291,7 @@ fn prove_chain_showing_rungs(
             jobs: settings.jobs,
             pieces: settings.pieces,
             cut: settings.cut,
+            up_to: settings.up_to,
             stop,
         };
         let calls = chain_calls(&run, ladder);
@@ -311,9 +314,10 @@ fn prove_chain_showing_rungs(
     })
     .map_err(anyhow::Error::msg)?;
     let (_, after) = ladder.chain_proved();
-    let pieces = match settings.pieces {
-        true => format!(" ({} pieces)", done.pieces),
-        false => String::new(),
+    let pieces = match (settings.pieces, done.halves) {
+        (false, _) => String::new(),
+        (true, 0) => format!(" ({} pieces)", done.pieces),
+        (true, halves) => format!(" ({} pieces, {halves} halves)", done.pieces),
     };
     println!(
         "p={}: {} rungs proved now{pieces}; {after} of the {chain} rungs the bound rests on \

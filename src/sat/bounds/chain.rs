@@ -38,6 +38,10 @@ pub struct ProveChain<'a> {
     /// a hard band is one call of an hour; halves are twice the calls, each about half as long.
     /// A piece proved whole, or in both halves of another cut, is not asked again.
     pub cut: Option<Cut>,
+    /// Only the rungs of the chain up to this bound (`--to`; [`super::WHOLE_QUESTION`]: all).
+    /// Why: a lent machine's call of minutes proves the foot of a chain, whose bands are
+    /// shortest, where the rule of longest first would spend it on the top bands, hours each.
+    pub up_to: Value,
     /// Stop (the calls running keep no proof) when this rises.
     pub stop: &'a AtomicBool,
 }
@@ -81,7 +85,8 @@ pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
 /// [`chain_calls`] in the order of the ladder's chain, lowest rung first.
 fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
     let mut calls = Vec::new();
-    for index in ladder.chain_indices_to_prove() {
+    let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
+    for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
         let rung = &ladder.rungs[index];
         let band = Band {
             from: rung.from,
@@ -332,8 +337,10 @@ fn drop_checked_files(note: ProofNote) -> ProofNote {
 pub struct ChainProofs {
     /// Rungs given a proof now.
     pub proved: usize,
-    /// Pieces of rungs proved now ([`ProveChain::pieces`]).
+    /// Pieces of rungs proved now ([`ProveChain::pieces`]), whole.
     pub pieces: usize,
+    /// Halves of pieces proved now ([`ProveChain::cut`]).
+    pub halves: usize,
     /// Bands of the chain answered by cube campaigns with no certificate yet (left alone).
     pub cube_bands: usize,
     /// The lowest rung that had no answer in the time allowed (with one job, no rung started
@@ -346,7 +353,8 @@ pub struct ChainProofs {
 impl ChainProofs {
     /// Counts a call proved, and the rung if it is proved now.
     fn count(&mut self, call: &ChainCall, rung_closed: bool) {
-        self.pieces += usize::from(call.top.is_some());
+        self.pieces += usize::from(call.top.is_some() && call.half.is_none());
+        self.halves += usize::from(call.half.is_some());
         self.proved += usize::from(rung_closed);
     }
 }

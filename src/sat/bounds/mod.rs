@@ -264,12 +264,24 @@ impl Rung {
 
     /// How much of a band in pieces is refuted: whole values, and halves of values beyond them.
     pub fn pieces_refuted(&self) -> PiecesRefuted {
-        let mut tops: Vec<Value> = self.pieces.iter().map(|p| p.top).collect();
+        self.pieces_refuted_with(|_| true)
+    }
+
+    /// [`Self::pieces_refuted`] by checked proofs alone (`--prove-chain --pieces`).
+    pub fn pieces_checked(&self) -> PiecesRefuted {
+        self.pieces_refuted_with(ProofPiece::is_checked)
+    }
+
+    /// [`Self::pieces_refuted`], counting only the pieces for which `counts` holds.
+    fn pieces_refuted_with(&self, counts: impl Fn(&ProofPiece) -> bool + Copy) -> PiecesRefuted {
+        let counted = || self.pieces.iter().filter(|p| counts(p));
+        let mut tops: Vec<Value> = counted().map(|p| p.top).collect();
         tops.sort_unstable();
         tops.dedup();
-        let whole = tops.iter().filter(|&&top| self.covers(top)).count();
-        let halves = (self.pieces.iter())
-            .filter(|p| p.half.is_some() && !self.covers(p.top))
+        let covers = |top| self.covers_with(top, counts);
+        let whole = tops.iter().filter(|&&top| covers(top)).count();
+        let halves = counted()
+            .filter(|p| p.half.is_some() && !covers(p.top))
             .count();
         PiecesRefuted { whole, halves }
     }
@@ -619,14 +631,19 @@ impl Ladder {
             (0, _) => String::new(),
             (n, k) => format!("; {k} of the {n} rungs it rests on with a checked proof"),
         };
-        // Checked pieces of rungs not proved yet (`--prove-chain --pieces`).
+        // Checked pieces (values covered) and halves of pieces of rungs not proved yet
+        // (`--prove-chain --pieces [--cut]`).
         let unclosed = self.chain().into_iter().filter(|r| !r.has_checked_proof());
-        let pieces: usize = unclosed
-            .flat_map(|r| r.pieces.iter().filter(|p| r.has_checked_piece(p.top)))
-            .count();
-        let proved = match pieces {
-            0 => proved,
-            k => format!("{proved}, and {k} pieces of the others"),
+        let checked = unclosed.map(Rung::pieces_checked);
+        let (whole, halves) = checked.fold((0, 0), |(w, h), c| (w + c.whole, h + c.halves));
+        let what: Vec<String> = [(whole, "piece", "pieces"), (halves, "half", "halves")]
+            .into_iter()
+            .filter(|&(n, ..)| n > 0)
+            .map(|(n, one, many)| plural(n, one, many))
+            .collect();
+        let proved = match what.is_empty() {
+            true => proved,
+            false => format!("{proved}, and {} of the others", what.join(" and ")),
         };
         format!(
             "{refuted}{found}{open} ({} rungs, {seconds:.0} s{proved})",
@@ -992,6 +1009,44 @@ mod tests {
         assert_eq!(ladder.refuted_below(), None);
     }
 
+    /// The summary counts what `--prove-chain` checked of rungs not proved yet: a value covered
+    /// by a checked piece or by both checked halves of a cut is one piece, a checked half alone
+    /// is a half, and an unchecked half (the climb's) is not counted.
+    #[test]
+    fn the_summary_counts_checked_pieces_and_halves_of_unproved_rungs() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let checked = Some(ProofNote {
+            cnf: "c".into(),
+            proof: "d".into(),
+            format: "drat".into(),
+            checked_by: Some("rate".into()),
+        });
+        let [low, high] = Half::both(Cut { residue: 1, at: 64 });
+        let piece = |top, half, proof: &Option<ProofNote>| ProofPiece {
+            top,
+            seconds: 1.0,
+            proof: proof.clone(),
+            lemmas: 0,
+            half,
+        };
+        ladder.rungs = vec![Rung {
+            pieces: vec![
+                piece(2, Some(low), &checked),
+                piece(2, Some(high), &checked),
+                piece(3, Some(low), &checked),
+                piece(4, None, &checked),
+                piece(5, Some(high), &None),
+            ],
+            ..plain_rung(0, 8, RungAnswer::Unsat)
+        }];
+        let line = ladder.summary_line();
+        assert!(
+            line.contains("and 2 pieces and 1 half of the others"),
+            "{line}"
+        );
+    }
+
     /// The lemmas kept for an open band are the latest each call kept over the band's tries,
     /// less those of a piece refuted since.
     #[test]
@@ -1127,6 +1182,7 @@ mod tests {
             jobs,
             pieces: true,
             cut: None,
+            up_to: WHOLE_QUESTION,
             stop: &stop,
         };
         let order = |jobs| {
@@ -1206,6 +1262,7 @@ mod tests {
             jobs: 1,
             pieces: true,
             cut: Some(cut),
+            up_to: WHOLE_QUESTION,
             stop: &stop,
         };
         let calls = chain::chain_calls(&run, &ladder);

@@ -13,7 +13,7 @@ a higher whole rung supersedes (below 128, below 136, ... under a rung below 160
 the chain goes from 0 straight to the highest of them.
 */
 
-use super::{KeptLemmas, Ladder, Rung, RungAnswer, plural};
+use super::{KeptLemmas, Ladder, ProofPiece, Rung, RungAnswer, plural};
 use crate::values::Value;
 
 /// The header and the separator of [`Ladder::rung_table`].
@@ -150,19 +150,13 @@ fn pieces_cell(rung: &Rung) -> String {
     if rung.pieces.is_empty() {
         return String::new();
     }
-    let halves = rung.pieces.iter().filter(|p| p.half.is_some()).count();
-    let whole = rung.pieces.len() - halves;
-    let what: Vec<String> = [(whole, "piece", "pieces"), (halves, "half", "halves")]
-        .into_iter()
-        .filter(|&(n, ..)| n > 0)
-        .map(|(n, one, many)| plural(n, one, many))
-        .collect();
+    let what = pieces_in_words(rung.pieces.iter());
     let seconds = rung.pieces.iter().map(|p| p.seconds);
     let least = seconds.clone().fold(f64::INFINITY, f64::min);
     let most = seconds.fold(0.0, f64::max);
     let mut cell = match (format!("{least:.0}"), format!("{most:.0}")) {
-        (least, most) if least == most => format!("{} of {least} s", what.join(" and ")),
-        (least, most) => format!("{} of {least}-{most} s", what.join(" and ")),
+        (least, most) if least == most => format!("{what} of {least} s"),
+        (least, most) => format!("{what} of {least}-{most} s"),
     };
     let given = rung.pieces.iter().filter(|p| p.lemmas > 0).count();
     if given > 0 {
@@ -183,24 +177,43 @@ fn pieces_cell(rung: &Rung) -> String {
     cell
 }
 
-/// The proof of a refuted rung: its checker, or how many of its pieces have a checked proof.
+/// The proof of a refuted rung: its checker, or how many of its pieces (and halves of pieces)
+/// have a checked proof.
 fn proof_cell(rung: &Rung) -> String {
-    let checked = rung.pieces.iter().filter(|p| p.is_checked()).count();
-    match (&rung.proof, checked) {
-        (Some(note), _) => match &note.checked_by {
-            Some(by) if checked > 0 => format!("checked by {by}, in {checked} pieces"),
+    let checked = || rung.pieces.iter().filter(|p| p.is_checked());
+    let some_checked = checked().next().is_some();
+    match &rung.proof {
+        Some(note) => match &note.checked_by {
+            Some(by) if some_checked => {
+                format!("checked by {by}, in {}", pieces_in_words(checked()))
+            }
             Some(by) => format!("checked by {by}"),
             None => "unchecked".to_string(),
         },
-        (None, 0) => "none".to_string(),
-        (None, k) => format!("{k} pieces checked"),
+        None if some_checked => format!("{} checked", pieces_in_words(checked())),
+        None => "none".to_string(),
     }
+}
+
+/// Pieces in words, whole ones and halves (`--cut`) counted apart: "4 pieces", "1 half",
+/// "2 pieces and 3 halves".
+fn pieces_in_words<'a>(pieces: impl Iterator<Item = &'a ProofPiece>) -> String {
+    let (halves, whole): (Vec<_>, Vec<_>) = pieces.partition(|p| p.half.is_some());
+    let what: Vec<String> = [
+        (whole.len(), "piece", "pieces"),
+        (halves.len(), "half", "halves"),
+    ]
+    .into_iter()
+    .filter(|&(n, ..)| n > 0)
+    .map(|(n, one, many)| plural(n, one, many))
+    .collect();
+    what.join(" and ")
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::tests::plain_rung;
-    use super::super::{Cut, Half, ProofPiece};
+    use super::super::{Cut, Half};
     use super::*;
     use crate::sat::solve::{Preset, ProofNote};
 
@@ -326,6 +339,11 @@ mod tests {
             proof: Some(checked("rate")),
             ..piece(top, 8.0, 0, None)
         };
+        let high = Half { high: true, ..low };
+        let half_proved = |top, half| ProofPiece {
+            half: Some(half),
+            ..proved(top)
+        };
         let l = ladder(vec![
             Rung {
                 threads: 4,
@@ -337,14 +355,18 @@ mod tests {
                 ..rung(64, 72, RungAnswer::Unsat, 700.0)
             },
             Rung {
-                pieces: vec![proved(74), proved(75)],
+                pieces: vec![proved(74), half_proved(75, low), half_proved(75, high)],
                 proof: Some(checked("rate")),
                 ..rung(72, 80, RungAnswer::Unsat, 12.0)
             },
             Rung {
+                pieces: vec![half_proved(81, low), half_proved(82, low)],
+                ..rung(80, 88, RungAnswer::Unsat, 16.0)
+            },
+            Rung {
                 cut: Some(Cut { residue: 2, at: 64 }),
-                pieces: vec![piece(82, 3.0, 0, Some(low))],
-                ..rung(80, 88, RungAnswer::Timeout, 20.0)
+                pieces: vec![piece(90, 3.0, 0, Some(low))],
+                ..rung(88, 96, RungAnswer::Timeout, 20.0)
             },
         ]);
         assert_eq!(
@@ -353,8 +375,10 @@ mod tests {
                 "| 0..64 | refuted | 4 calls at once | 9 |  |  | none |",
                 "| 64..72 | refuted | cubes, `cubes-p4-feasible-band64-72.json` | 700 |  |  | \
                  checked by varisat-checker |",
-                "| 72..80 | refuted |  | 12 |  | 2 pieces of 8 s | checked by rate, in 2 pieces |",
-                "| 80..88 | no answer | in pieces, cut s[2] at 64 | 20 |  | 1 half of 3 s |  |",
+                "| 72..80 | refuted |  | 12 |  | 1 piece and 2 halves of 8 s | checked by rate, \
+                 in 1 piece and 2 halves |",
+                "| 80..88 | refuted |  | 16 |  | 2 halves of 8 s | 2 halves checked |",
+                "| 88..96 | no answer | in pieces, cut s[2] at 64 | 20 |  | 1 half of 3 s |  |",
             ]
         );
         assert!(ladder(Vec::new()).rung_table().is_empty());
