@@ -1009,6 +1009,27 @@ mod tests {
         assert_eq!(ladder.refuted_below(), None);
     }
 
+    /// A proof note that rate accepted (its files named only).
+    fn checked_note() -> ProofNote {
+        ProofNote {
+            cnf: "c".into(),
+            proof: "d".into(),
+            format: "drat".into(),
+            checked_by: Some("rate".into()),
+        }
+    }
+
+    /// A piece (or half) of a second, with no proof or lemmas.
+    fn proof_piece(top: Value, half: Option<Half>) -> ProofPiece {
+        ProofPiece {
+            top,
+            seconds: 1.0,
+            proof: None,
+            lemmas: 0,
+            half,
+        }
+    }
+
     /// The summary counts what `--prove-chain` checked of rungs not proved yet: a value covered
     /// by a checked piece or by both checked halves of a cut is one piece, a checked half alone
     /// is a half, and an unchecked half (the climb's) is not counted.
@@ -1016,19 +1037,11 @@ mod tests {
     fn the_summary_counts_checked_pieces_and_halves_of_unproved_rungs() {
         let e = officers(4);
         let mut ladder = Ladder::new("officers", &e, "feasible", true);
-        let checked = Some(ProofNote {
-            cnf: "c".into(),
-            proof: "d".into(),
-            format: "drat".into(),
-            checked_by: Some("rate".into()),
-        });
+        let checked = Some(checked_note());
         let [low, high] = Half::both(Cut { residue: 1, at: 64 });
         let piece = |top, half, proof: &Option<ProofNote>| ProofPiece {
-            top,
-            seconds: 1.0,
             proof: proof.clone(),
-            lemmas: 0,
-            half,
+            ..proof_piece(top, half)
         };
         ladder.rungs = vec![Rung {
             pieces: vec![
@@ -1213,20 +1226,13 @@ mod tests {
     fn the_chain_s_pieces_go_in_halves_under_a_cut() {
         let e = officers(4);
         let mut ladder = Ladder::new("officers", &e, "feasible", true);
-        let checked = Some(ProofNote {
-            cnf: "c".into(),
-            proof: "d".into(),
-            format: "drat".into(),
-            checked_by: Some("rate".into()),
-        });
+        let checked = Some(checked_note());
         let cut = Cut { residue: 1, at: 8 };
         let [low, high] = Half::both(cut);
         let piece = |top, half| ProofPiece {
-            top,
             seconds: 10.0,
             proof: checked.clone(),
-            lemmas: 0,
-            half,
+            ..proof_piece(top, half)
         };
         // The chain's foot proved; of its band 16..24 (Officers' common values there are 18 to
         // 21) 18 proved whole, 19's low half proved, 20 refuted by the climb (no proof) in
