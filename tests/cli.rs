@@ -305,6 +305,34 @@ fn seconds_that_are_not_a_positive_duration_are_refused_before_any_work() {
     assert!(files_in(dir.path()).is_empty(), "nothing written");
 }
 
+/// A climb's bounds out of order or past 512 fail in one line naming them, writing nothing; a
+/// chain proof (`--prove-chain`) has no `--from`, so `--to` below the default `--from` is no
+/// error there (it fails only for want of a checker, or of a ladder).
+#[test]
+fn bounds_out_of_order_are_refused_for_a_climb_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let bounds = ["sat", "bounds", "officers", "--p", "4", "--out", &out];
+    for (from, to) in [("100", "50"), ("64", "600")] {
+        let line = fails_with_one_line(&[&bounds[..], &["--from", from, "--to", to]].concat());
+        assert!(line.contains("bad bounds") && line.contains(to), "{line}");
+    }
+    assert!(files_in(dir.path()).is_empty(), "nothing written");
+    let proofs = dir.path().join("proofs").display().to_string();
+    let chain = ["--prove-chain", "--proof-dir", &proofs, "--to", "40"];
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args([&bounds[..], &chain[..]].concat())
+        .env_remove(grundy::sat::solve::DRAT_CHECKER_VAR)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success() && !stderr.contains("bad bounds"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("DRAT checker"), "{stderr}");
+}
+
 /// An argument missing, or one given without the one it needs, is named in the one line: clap
 /// lists such arguments on the lines after its first, which the line must keep.
 #[test]

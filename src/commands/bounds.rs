@@ -39,7 +39,9 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         out,
         values,
     } = args;
-    check_ladder_args(from, step, to, (threads, jobs), ask.keep_rotation)?;
+    // `--prove-chain` climbs nothing: `--to` alone says how far up the chain it proves.
+    let climb_from = if prove_chain { from.min(to) } else { from };
+    check_ladder_args(climb_from, step, to, (threads, jobs), ask.keep_rotation)?;
     if pieces && ask.keep_rotation {
         bail!("--pieces cuts a band by its largest value, which --keep-rotation does not fix");
     }
