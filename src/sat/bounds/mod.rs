@@ -317,6 +317,17 @@ impl std::fmt::Display for PiecesRefuted {
     }
 }
 
+/// Whole pieces and halves of pieces in words, those of none left out: "4 pieces", "1 half",
+/// "2 pieces and 3 halves", "" for none.
+fn pieces_and_halves(whole: usize, halves: usize) -> String {
+    let what: Vec<String> = [(whole, "piece", "pieces"), (halves, "half", "halves")]
+        .into_iter()
+        .filter(|&(n, ..)| n > 0)
+        .map(|(n, one, many)| plural(n, one, many))
+        .collect();
+    what.join(" and ")
+}
+
 /// `n` things in words: "1 {one}", else "{n} {many}".
 fn plural(n: usize, one: &str, many: &str) -> String {
     match n {
@@ -636,14 +647,9 @@ impl Ladder {
         let unclosed = self.chain().into_iter().filter(|r| !r.has_checked_proof());
         let checked = unclosed.map(Rung::pieces_checked);
         let (whole, halves) = checked.fold((0, 0), |(w, h), c| (w + c.whole, h + c.halves));
-        let what: Vec<String> = [(whole, "piece", "pieces"), (halves, "half", "halves")]
-            .into_iter()
-            .filter(|&(n, ..)| n > 0)
-            .map(|(n, one, many)| plural(n, one, many))
-            .collect();
-        let proved = match what.is_empty() {
-            true => proved,
-            false => format!("{proved}, and {} of the others", what.join(" and ")),
+        let proved = match pieces_and_halves(whole, halves) {
+            what if what.is_empty() => proved,
+            what => format!("{proved}, and {what} of the others"),
         };
         format!(
             "{refuted}{found}{open} ({} rungs, {seconds:.0} s{proved})",

@@ -13,7 +13,7 @@ a higher whole rung supersedes (below 128, below 136, ... under a rung below 160
 the chain goes from 0 straight to the highest of them.
 */
 
-use super::{KeptLemmas, Ladder, ProofPiece, Rung, RungAnswer, plural};
+use super::{KeptLemmas, Ladder, ProofPiece, Rung, RungAnswer, pieces_and_halves};
 use crate::values::Value;
 
 /// The header and the separator of [`Ladder::rung_table`].
@@ -195,19 +195,10 @@ fn proof_cell(rung: &Rung) -> String {
     }
 }
 
-/// Pieces in words, whole ones and halves (`--cut`) counted apart: "4 pieces", "1 half",
-/// "2 pieces and 3 halves".
+/// Piece records in words, whole pieces and halves (`--cut`) counted apart.
 fn pieces_in_words<'a>(pieces: impl Iterator<Item = &'a ProofPiece>) -> String {
     let (halves, whole): (Vec<_>, Vec<_>) = pieces.partition(|p| p.half.is_some());
-    let what: Vec<String> = [
-        (whole.len(), "piece", "pieces"),
-        (halves.len(), "half", "halves"),
-    ]
-    .into_iter()
-    .filter(|&(n, ..)| n > 0)
-    .map(|(n, one, many)| plural(n, one, many))
-    .collect();
-    what.join(" and ")
+    pieces_and_halves(whole.len(), halves.len())
 }
 
 #[cfg(test)]
