@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use grundy::sat::bounds::{
-    Band, Climb, KeptLemmas, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, rung_units,
+    Band, Climb, KeptLemmas, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, pieces_and_halves,
+    plural, rung_units,
 };
 use grundy::sat::solve::Preset;
 
@@ -316,16 +317,17 @@ fn prove_chain_showing_rungs(
     })
     .map_err(anyhow::Error::msg)?;
     let (_, after) = ladder.chain_proved();
-    let pieces = match (settings.pieces, done.halves) {
-        (false, _) => String::new(),
-        (true, 0) => format!(" ({} pieces)", done.pieces),
-        (true, halves) => format!(" ({} pieces, {halves} halves)", done.pieces),
+    // The same words as the ladder's summary and table: "1 piece and 2 halves".
+    let pieces = match pieces_and_halves(done.pieces, done.halves) {
+        _ if !settings.pieces => String::new(),
+        none if none.is_empty() => " (no pieces)".to_string(),
+        some => format!(" ({some})"),
     };
     println!(
-        "p={}: {} rungs proved now{pieces}; {after} of the {chain} rungs the bound rests on \
+        "p={}: {} proved now{pieces}; {after} of the {chain} rungs the bound rests on \
          have a checked proof (were {before}){}",
         q.p,
-        done.proved,
+        plural(done.proved, "rung", "rungs"),
         left_unproved(&done, settings.timeout)
     );
     Ok(())

@@ -319,7 +319,7 @@ impl std::fmt::Display for PiecesRefuted {
 
 /// Whole pieces and halves of pieces in words, those of none left out: "4 pieces", "1 half",
 /// "2 pieces and 3 halves", "" for none.
-fn pieces_and_halves(whole: usize, halves: usize) -> String {
+pub fn pieces_and_halves(whole: usize, halves: usize) -> String {
     let what: Vec<String> = [(whole, "piece", "pieces"), (halves, "half", "halves")]
         .into_iter()
         .filter(|&(n, ..)| n > 0)
@@ -329,7 +329,7 @@ fn pieces_and_halves(whole: usize, halves: usize) -> String {
 }
 
 /// `n` things in words: "1 {one}", else "{n} {many}".
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub fn plural(n: usize, one: &str, many: &str) -> String {
     match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),
