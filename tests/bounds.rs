@@ -1256,6 +1256,20 @@ fn a_chain_proved_in_halves_has_two_checked_halves_for_every_value_of_each_band(
         let format = rung["proof"]["format"].as_str().unwrap();
         assert!(format.contains("two halves"), "{rung}");
     }
+    // Asked whole by the climb, proved in halves: the table says one call all the same. (The
+    // summary shows the ladders beside a periods file: p = 4's answer makes one.)
+    assert!(
+        grundy(&["sat", "officers", "--periods", "4..4", "--out", &out])
+            .status
+            .success()
+    );
+    let table = grundy(&["sat", "summary", "--out", &out, "--rungs"]);
+    let table = String::from_utf8_lossy(&table.stdout);
+    for (rung, (from, below, _)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
+        assert_eq!(rung["in_pieces"], false, "{rung}");
+        let row = format!("| {from}..{below} | refuted | one call |");
+        assert!(table.contains(&row), "{row} not in {table}");
+    }
     let stdout = String::from_utf8_lossy(&proved.stdout);
     let said = format!("{} rungs proved now ({} halves);", rungs.len(), 2 * values);
     assert!(stdout.contains(&said), "{stdout}");
@@ -1330,6 +1344,7 @@ fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopp
         let refuted_to = if answer == "sat" { least } else { *below };
         assert_eq!(piece_tops(rung), in_band(*from, refuted_to), "{rung}");
         assert!(rung.get("cut").is_none(), "whole pieces, no cut: {rung}");
+        assert_eq!(rung["in_pieces"], true, "{rung}");
     }
     let pattern: Vec<u64> = (ladder["pattern"].as_array().unwrap().iter())
         .map(|v| v.as_u64().unwrap())

@@ -218,6 +218,7 @@ fn whole_rung(
         cut: None,
         kept: kept_lemmas((None, None), kept),
         conflicts: run.conflicts_kept(),
+        in_pieces: Some(false),
     });
     Ok(answer)
 }
@@ -363,6 +364,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
             cut: None,
             kept: Vec::new(),
             conflicts: None,
+            in_pieces: Some(true),
         },
     };
     ladder.rungs.push(Rung {
@@ -373,6 +375,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
         },
         cut: run.cut,
         conflicts: run.conflicts,
+        in_pieces: Some(true),
         ..rung
     });
     ladder.rungs.len() - 1

@@ -192,6 +192,8 @@ impl Rung {
                 // Files on the machine that kept them: no part of what was tried.
                 kept: _,
                 conflicts,
+                // What a copy of an earlier build lacks (None) for the same try.
+                in_pieces: _,
             } = r.clone();
             let tried = (from, below, largest_first, threads, answer);
             (

@@ -129,6 +129,13 @@ pub struct Rung {
     /// run's); a call that reached them had no answer, as at a timeout. None: time alone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conflicts: Option<u32>,
+    /// Whether the climb asked this band in pieces (`--pieces`: true) or in one call, split over
+    /// threads or not (false). Why the ladder says so: `--prove-chain --pieces` replaces the
+    /// climb's record of a piece with its proved one and proves a band asked whole in pieces
+    /// too, so once every piece has a proof the pieces no longer tell. None: a cube campaign's
+    /// band, or a ladder of an earlier build (whose table then claims neither).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub in_pieces: Option<bool>,
 }
 
 /// The lemma file a call left without an answer kept for the same call asked again: the piece
@@ -452,6 +459,7 @@ impl Ladder {
             cut: None,
             kept: Vec::new(),
             conflicts: None,
+            in_pieces: None,
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -991,6 +999,7 @@ mod tests {
             cut: None,
             kept: Vec::new(),
             conflicts: None,
+            in_pieces: None,
         }
     }
 

@@ -104,20 +104,23 @@ impl Ladder {
 }
 
 /// How a rung was asked: a cube campaign, in pieces, calls at once, a preset, a cut, lemmas
-/// given; "one call" for one CaDiCaL call with its default. A piece without a proof was refuted
-/// by the climb, and only a climb in pieces records a cut or keeps a lemma file for one value
-/// of `s[0]`: any of these says the band was asked in pieces. Pieces that all have proofs may be
-/// the climb's (with `--proof-dir`) or those of `--prove-chain --pieces` after a whole call, and
-/// the ladder does not say which, so neither is claimed. Calls at once are pieces, or one call per byte of `s[0]` of a whole band split
-/// over threads: a try in pieces that refuted none reads the same, so neither is claimed.
+/// given; "one call" for one CaDiCaL call with its default. The rung says whether the climb
+/// asked it in pieces ([`Rung::in_pieces`]). A ladder of an earlier build does not, and there a
+/// piece without a proof (refuted by the climb), a cut or a lemma file kept for one value of
+/// `s[0]` says the band was asked in pieces, but pieces that all have proofs may be the climb's
+/// (with `--proof-dir`) or those of `--prove-chain --pieces` after a whole call, so neither is
+/// claimed. Calls at once are pieces, or one call per byte of `s[0]` of a whole band split over
+/// threads.
 fn how_cell(rung: &Rung) -> String {
     let mut how = Vec::new();
     if let Some(ledger) = &rung.cubes {
         how.push(format!("cubes, `{ledger}`"));
     }
-    let in_pieces = rung.pieces.iter().any(|p| p.proof.is_none())
-        || rung.cut.is_some()
-        || rung.kept.iter().any(|k| k.top.is_some());
+    let in_pieces = rung.in_pieces.unwrap_or_else(|| {
+        rung.pieces.iter().any(|p| p.proof.is_none())
+            || rung.cut.is_some()
+            || rung.kept.iter().any(|k| k.top.is_some())
+    });
     if in_pieces {
         how.push("in pieces".to_string());
     }
@@ -137,7 +140,8 @@ fn how_cell(rung: &Rung) -> String {
     if let Some(n) = rung.conflicts {
         how.push(format!("{n} conflicts a call"));
     }
-    if how.is_empty() && rung.pieces.is_empty() {
+    let whole = rung.in_pieces == Some(false) || rung.pieces.is_empty();
+    if how.is_empty() && whole {
         how.push("one call".to_string());
     }
     how.join(", ")
@@ -312,7 +316,7 @@ mod tests {
 
     /// Halves of a cut are counted as halves, a band split over threads says so, and a band
     /// answered by a cube campaign names its ledger; pieces that all have a checked proof make
-    /// no claim of how the band was asked.
+    /// no claim of how the band was asked unless the rung says how the climb asked it.
     #[test]
     fn the_table_says_how_each_band_was_asked_and_proved() {
         let checked = |by: &str| ProofNote {
@@ -355,9 +359,19 @@ mod tests {
                 ..rung(80, 88, RungAnswer::Unsat, 16.0)
             },
             Rung {
+                pieces: vec![half_proved(89, low), proved(90)],
+                in_pieces: Some(false),
+                ..rung(88, 96, RungAnswer::Unsat, 24.0)
+            },
+            Rung {
+                pieces: vec![proved(97)],
+                in_pieces: Some(true),
+                ..rung(96, 104, RungAnswer::Unsat, 28.0)
+            },
+            Rung {
                 cut: Some(Cut { residue: 2, at: 64 }),
-                pieces: vec![piece(90, 3.0, 0, Some(low))],
-                ..rung(88, 96, RungAnswer::Timeout, 20.0)
+                pieces: vec![piece(106, 3.0, 0, Some(low))],
+                ..rung(104, 112, RungAnswer::Timeout, 20.0)
             },
         ]);
         assert_eq!(
@@ -369,7 +383,9 @@ mod tests {
                 "| 72..80 | refuted |  | 12 |  | 1 piece and 2 halves of 8 s | checked by rate, \
                  in 1 piece and 2 halves |",
                 "| 80..88 | refuted |  | 16 |  | 2 halves of 8 s | 2 halves checked |",
-                "| 88..96 | no answer | in pieces, cut s[2] at 64 | 20 |  | 1 half of 3 s |  |",
+                "| 88..96 | refuted | one call | 24 |  | 1 piece and 1 half of 8 s | 1 piece and 1 half checked |",
+                "| 96..104 | refuted | in pieces | 28 |  | 1 piece of 8 s | 1 piece checked |",
+                "| 104..112 | no answer | in pieces, cut s[2] at 64 | 20 |  | 1 half of 3 s |  |",
             ]
         );
         assert!(ladder(Vec::new()).rung_table().is_empty());
