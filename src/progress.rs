@@ -1,6 +1,8 @@
 /*!
-Progress display: a bar with rate and ETA on a terminal; in a pipe or a log, a plain line at most
-every 10 seconds, so scripted runs keep readable logs and short runs stay silent.
+Progress display: a bar with rate and ETA on a terminal; in a pipe or a log, plain lines further
+apart as a run ages (10 s apart at first, a tenth of the run's age later, 10 minutes apart at
+most: see [`line_gap`]), so short runs stay silent and a campaign of days keeps a log a reader can
+take in (a line every 10 s would be 8640 lines a day).
 
 Rate and ETA count from the first position reported, not from zero: a run resumed from a
 checkpoint or a ledger starts far along, and counting what earlier runs did as this run's work
@@ -20,12 +22,24 @@ pub struct Progress {
     /// Whether the position is shown as a share of `total` (a percentage) instead of a count.
     percent: bool,
     total: u64,
+    /// When the display was made and when it last wrote a plain line.
+    made: Instant,
     last_line: Instant,
     /// The first position reported and when: the origin of rate and ETA.
     base: Option<(u64, Instant)>,
 }
 
-const LINE_EVERY: Duration = Duration::from_secs(10);
+/// The least and the most time between plain lines.
+const LINE_GAP_LEAST: Duration = Duration::from_secs(10);
+const LINE_GAP_MOST: Duration = Duration::from_secs(600);
+
+/// Time between plain lines for a display `age` old: a tenth of its age, within
+/// [`LINE_GAP_LEAST`] and [`LINE_GAP_MOST`]. A run of 40 minutes writes about 40 lines (240 at
+/// 10 s apart), one of a day about 180, and the log still says every 10 minutes at most that
+/// the run is alive.
+fn line_gap(age: Duration) -> Duration {
+    (age / 10).clamp(LINE_GAP_LEAST, LINE_GAP_MOST)
+}
 
 impl Progress {
     pub fn new(total: u64, what: &str) -> Progress {
@@ -44,6 +58,7 @@ impl Progress {
             unit: "values",
             percent: false,
             total,
+            made: now,
             last_line: now,
             base: None,
         }
@@ -96,7 +111,7 @@ impl Progress {
             if !note.is_empty() {
                 bar.set_message(format!("{} {note}", self.what));
             }
-        } else if self.last_line.elapsed() >= LINE_EVERY {
+        } else if self.last_line.elapsed() >= line_gap(self.made.elapsed()) {
             self.last_line = Instant::now();
             eprintln!("{}", self.plain_line(base, done, started.elapsed(), note));
         }
@@ -215,6 +230,21 @@ mod tests {
             share.plain_line(500_000_000, 501_000_000, ten, "6 open"),
             "cubes p=37: 50.1000% of the band refuted, 36.000%/h, ETA 83 min; 6 open"
         );
+    }
+
+    #[test]
+    fn plain_lines_grow_apart_as_a_run_ages() {
+        let secs = Duration::from_secs;
+        let gaps = [5, 60, 100, 1000, 6000, 86_400].map(|age| line_gap(secs(age)));
+        assert_eq!(gaps, [10, 10, 10, 100, 600, 600].map(secs));
+        // Lines written over a day, each at the first second its gap allows.
+        let (mut lines, mut last) = (0, 0);
+        for age in 1..=86_400 {
+            if secs(age - last) >= line_gap(secs(age)) {
+                (lines, last) = (lines + 1, age);
+            }
+        }
+        assert!((150..200).contains(&lines), "{lines} lines in a day");
     }
 
     #[test]

@@ -1150,7 +1150,7 @@ fn a_band_proved_in_pieces_is_covered_value_by_value_and_a_false_one_is_caught()
     let (_, rungs) = forge_p4_band(&ladder_path);
     let proofs = dir.path().join("proofs").display().to_string();
     let prove = || prove_p4_chain(&proofs, &out, &checker, &["--pieces"]);
-    // Its 68 calls take long enough for the display's line of a log (every 10 s) before the
+    // Its 68 calls take long enough for the display's first line of a log (after 10 s) before the
     // error, which is the last line.
     let failed = prove();
     let stderr = String::from_utf8_lossy(&failed.stderr);

@@ -747,8 +747,8 @@ fn enumerate_patterns(
 }
 
 /// The progress display of `grundy sat`: periods done, and those running with their seconds so
-/// far, refreshed every second (a plain line every 10 s in a log), so a campaign of one period
-/// for a day still shows it is alive.
+/// far, refreshed every second (in a log, a plain line 10 s apart at first and at most 10
+/// minutes apart later), so a campaign of one period for a day still shows it is alive.
 struct SatDisplay {
     progress: std::sync::Mutex<Progress>,
     running: std::sync::Mutex<Vec<(u64, std::time::Instant)>>,
