@@ -1,7 +1,7 @@
 /*!
 Progress display: a bar with rate and ETA on a terminal; in a pipe or a log, plain lines further
 apart as a run ages (10 s apart at first, a tenth of the run's age later, 10 minutes apart at
-most: see [`line_gap`]), so short runs stay silent and a campaign of days keeps a log a reader can
+most: see `line_gap`), so short runs stay silent and a campaign of days keeps a log a reader can
 take in (a line every 10 s would be 8640 lines a day).
 
 Rate and ETA count from the first position reported, not from zero: a run resumed from a
