@@ -10,6 +10,9 @@ would show a rate many times too high and an ETA of minutes for a campaign of mo
 */
 
 use std::io::IsTerminal;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,6 +20,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// Progress over `total` units of work.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// What the plain lines of a log say, shared with the heartbeat thread.
+    lines: Arc<Mutex<Lines>>,
+    /// In a log, with [`Progress::ticking`]: the thread that writes a line when none came for a
+    /// while, and the sender whose drop ends it.
+    heartbeat: Option<(Sender<()>, JoinHandle<()>)>,
+}
+
+/// The state behind the plain lines of a log.
+struct Lines {
     what: String,
     unit: &'static str,
     /// Whether the position is shown as a share of `total` (a percentage) instead of a count.
@@ -27,6 +39,14 @@ pub struct Progress {
     last_line: Instant,
     /// The first position reported and when: the origin of rate and ETA.
     base: Option<(u64, Instant)>,
+    /// The last position and note reported, for the heartbeat's lines.
+    done: u64,
+    note: String,
+    /// Whether a line says how long the display has run (a ticking one: its lines may be all
+    /// that moves for an hour).
+    tell_age: bool,
+    /// Plain lines written so far.
+    written: usize,
 }
 
 /// The least and the most time between plain lines.
@@ -43,7 +63,12 @@ fn line_gap(age: Duration) -> Duration {
 
 impl Progress {
     pub fn new(total: u64, what: &str) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
+        Progress::drawn(total, what, std::io::stderr().is_terminal())
+    }
+
+    /// A bar on a terminal (`on_terminal`), plain lines else.
+    fn drawn(total: u64, what: &str, on_terminal: bool) -> Progress {
+        let bar = on_terminal.then(|| {
             let bar = ProgressBar::new(total);
             bar.set_style(bar_style(
                 "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
@@ -52,8 +77,7 @@ impl Progress {
             bar
         });
         let now = Instant::now();
-        Progress {
-            bar,
+        let lines = Lines {
             what: what.to_string(),
             unit: "values",
             percent: false,
@@ -61,34 +85,63 @@ impl Progress {
             made: now,
             last_line: now,
             base: None,
+            done: 0,
+            note: String::new(),
+            tell_age: false,
+            written: 0,
+        };
+        Progress {
+            bar,
+            lines: Arc::new(Mutex::new(lines)),
+            heartbeat: None,
         }
     }
 
+    /// The plain lines' state; a panic elsewhere while it was held poisons nothing worth
+    /// refusing a progress line for.
+    fn lines(&self) -> MutexGuard<'_, Lines> {
+        self.lines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
     /// Names what is counted in the plain lines (default: "values").
-    pub fn counting(mut self, unit: &'static str) -> Progress {
-        self.unit = unit;
+    pub fn counting(self, unit: &'static str) -> Progress {
+        self.lines().unit = unit;
         self
     }
 
     /// Shows the position as a percentage of the total, `what` it is a share of: for work whose
     /// units mean nothing to a reader (a cube campaign counts parts per billion of its box).
-    pub fn as_percent(mut self, of_what: &'static str) -> Progress {
-        self.unit = of_what;
-        self.percent = true;
+    pub fn as_percent(self, of_what: &'static str) -> Progress {
+        {
+            let mut lines = self.lines();
+            lines.unit = of_what;
+            lines.percent = true;
+        }
         if let Some(bar) = &self.bar {
             bar.set_style(bar_style("{msg} [{bar:30}] {percent_precise}% ETA {eta}"));
         }
         self
     }
 
-    /// On a terminal, redraws every second with the time elapsed, for work whose units end
-    /// far apart (pieces of an hour): without it the bar would stand still between them.
-    pub fn ticking(self) -> Progress {
+    /// For work whose units end far apart (pieces of an hour): on a terminal the bar redraws
+    /// every second with the time elapsed, and in a log a line comes when none came for a while
+    /// (the same gaps as the others, see `line_gap`), saying how long the display has run.
+    /// Without it the bar would stand still and the log stay silent between units, and a
+    /// reader could not tell a search of an hour from a hung one.
+    pub fn ticking(mut self) -> Progress {
         if let Some(bar) = &self.bar {
             bar.set_style(bar_style(
                 "{msg} [{bar:30}] {human_pos}/{human_len} {elapsed_precise} ETA {eta}",
             ));
             bar.enable_steady_tick(Duration::from_secs(1));
+        } else {
+            self.lines().tell_age = true;
+            let (alive, ended) = channel();
+            let lines = Arc::clone(&self.lines);
+            let beat = std::thread::spawn(move || heartbeat(&lines, &ended));
+            self.heartbeat = Some((alive, beat));
         }
         self
     }
@@ -99,22 +152,90 @@ impl Progress {
 
     /// Sets the position, with a note shown after the bar (e.g. the verified frontier).
     pub fn set_with(&mut self, done: u64, note: &str) {
-        let (base, started) = *self.base.get_or_insert_with(|| {
-            if let Some(bar) = &self.bar {
+        let mut lines = self.lines();
+        let first = lines.base.is_none();
+        lines.base.get_or_insert_with(|| (done, Instant::now()));
+        (lines.done, lines.note) = (done, note.to_string());
+        if let Some(bar) = &self.bar {
+            if first {
                 bar.set_position(done);
                 bar.reset_eta();
             }
-            (done, Instant::now())
-        });
-        if let Some(bar) = &self.bar {
             bar.set_position(done);
             if !note.is_empty() {
-                bar.set_message(format!("{} {note}", self.what));
+                bar.set_message(format!("{} {note}", lines.what));
             }
-        } else if self.last_line.elapsed() >= line_gap(self.made.elapsed()) {
-            self.last_line = Instant::now();
-            eprintln!("{}", self.plain_line(base, done, started.elapsed(), note));
+        } else {
+            lines.write_if_due();
         }
+    }
+
+    /// The line written in a pipe: position, rate and ETA, then the note.
+    #[cfg(test)]
+    fn plain_line(&self, base: u64, done: u64, since: Duration, note: &str) -> String {
+        self.lines().plain_line(base, done, since, note)
+    }
+
+    /// Writes `line` on standard output, the bar hidden meanwhile and drawn again below it, so
+    /// that lines of results and the bar do not tear each other on a terminal.
+    pub fn println(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| println!("{line}")),
+            None => println!("{line}"),
+        }
+    }
+
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Progress {
+    /// Ends the heartbeat before the display goes, so that no line of it follows what the run
+    /// writes next.
+    fn drop(&mut self) {
+        if let Some((alive, beat)) = self.heartbeat.take() {
+            drop(alive);
+            let _ = beat.join();
+        }
+    }
+}
+
+/// The heartbeat of a ticking display in a log: looks every second whether a line is due and
+/// writes it, until the sender of `ended` goes.
+fn heartbeat(lines: &Mutex<Lines>, ended: &Receiver<()>) {
+    while let Err(RecvTimeoutError::Timeout) = ended.recv_timeout(Duration::from_secs(1)) {
+        let mut lines = lines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        // Nothing reported yet: nothing to say a rate of.
+        if lines.base.is_some() {
+            lines.write_if_due();
+        }
+    }
+}
+
+impl Lines {
+    /// Writes the line of the last position and note if the gap since the last line is up.
+    fn write_if_due(&mut self) {
+        if self.last_line.elapsed() < line_gap(self.made.elapsed()) {
+            return;
+        }
+        let Some((base, started)) = self.base else {
+            return;
+        };
+        self.last_line = Instant::now();
+        let mut line = self.plain_line(base, self.done, started.elapsed(), &self.note);
+        if self.tell_age {
+            line.push_str(&format!(
+                " ({} so far)",
+                human_time(self.made.elapsed().as_secs_f64())
+            ));
+        }
+        eprintln!("{line}");
+        self.written += 1;
     }
 
     /// The line written in a pipe: position, rate and ETA, then the note.
@@ -139,21 +260,6 @@ impl Progress {
             told
         } else {
             format!("{told}; {note}")
-        }
-    }
-
-    /// Writes `line` on standard output, the bar hidden meanwhile and drawn again below it, so
-    /// that lines of results and the bar do not tear each other on a terminal.
-    pub fn println(&self, line: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| println!("{line}")),
-            None => println!("{line}"),
-        }
-    }
-
-    pub fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
         }
     }
 }
@@ -245,6 +351,22 @@ mod tests {
             }
         }
         assert!((150..200).contains(&lines), "{lines} lines in a day");
+    }
+
+    /// A ticking display in a log writes a line once the first gap is up though nothing more was
+    /// reported; one that does not tick stays silent.
+    #[test]
+    fn a_ticking_display_in_a_log_says_it_is_alive_between_units() {
+        let mut ticking = Progress::drawn(4, "band", false)
+            .counting("pieces")
+            .ticking();
+        let mut still = Progress::drawn(4, "band", false).counting("pieces");
+        ticking.set(0);
+        still.set(0);
+        std::thread::sleep(LINE_GAP_LEAST + Duration::from_millis(1500));
+        assert_eq!(ticking.lines().written, 1);
+        assert_eq!(still.lines().written, 0);
+        drop(ticking);
     }
 
     #[test]

@@ -660,8 +660,8 @@ impl Ladder {
             what => format!("{proved}, and {what} of the others"),
         };
         format!(
-            "{refuted}{found}{open} ({} rungs, {seconds:.0} s{proved})",
-            self.rungs.len()
+            "{refuted}{found}{open} ({}, {seconds:.0} s{proved})",
+            plural(self.rungs.len(), "rung", "rungs")
         )
     }
 
