@@ -358,14 +358,16 @@ fn call_words(l: &Ladder, call: &grundy::sat::bounds::ChainCall, seconds: Durati
     format!("  {what}: proof checked by {by} ({seconds:.1} s to prove and check){closed}")
 }
 
-/// The progress of `--prove-chain` over its calls, each weighed by [`call_weight`].
+/// The progress of `--prove-chain` over its calls, each weighed by [`call_weight`]; ticking, as a
+/// call takes minutes to hours.
 fn chain_progress(
     calls: &[grundy::sat::bounds::ChainCall],
     p: usize,
 ) -> grundy::progress::Progress {
     let total = calls.iter().map(call_weight).sum();
     let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
-        .counting("estimated seconds (each call at the time the climb took)");
+        .counting("estimated seconds (each call at the time the climb took)")
+        .ticking();
     // From zero: the first call proved counts towards the rate.
     display.set(0);
     display
