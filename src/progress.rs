@@ -157,23 +157,16 @@ impl Progress {
         lines.base.get_or_insert_with(|| (done, Instant::now()));
         (lines.done, lines.note) = (done, note.to_string());
         if let Some(bar) = &self.bar {
+            bar.set_position(done);
             if first {
-                bar.set_position(done);
                 bar.reset_eta();
             }
-            bar.set_position(done);
             if !note.is_empty() {
                 bar.set_message(format!("{} {note}", lines.what));
             }
         } else {
             lines.write_if_due();
         }
-    }
-
-    /// The line written in a pipe: position, rate and ETA, then the note.
-    #[cfg(test)]
-    fn plain_line(&self, base: u64, done: u64, since: Duration, note: &str) -> String {
-        self.lines().plain_line(base, done, since, note)
     }
 
     /// Writes `line` on standard output, the bar hidden meanwhile and drawn again below it, so
@@ -210,15 +203,13 @@ fn heartbeat(lines: &Mutex<Lines>, ended: &Receiver<()>) {
         let mut lines = lines
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        // Nothing reported yet: nothing to say a rate of.
-        if lines.base.is_some() {
-            lines.write_if_due();
-        }
+        lines.write_if_due();
     }
 }
 
 impl Lines {
-    /// Writes the line of the last position and note if the gap since the last line is up.
+    /// Writes the line of the last position and note if the gap since the last line is up and
+    /// a position was reported (before one, there is no rate to tell).
     fn write_if_due(&mut self) {
         if self.last_line.elapsed() < line_gap(self.made.elapsed()) {
             return;
@@ -323,17 +314,19 @@ mod tests {
         let ten = Duration::from_secs(10);
         let count = Progress::new(1000, "run");
         assert_eq!(
-            count.plain_line(0, 250, ten, "verified to 200"),
+            count.lines().plain_line(0, 250, ten, "verified to 200"),
             "run: 250/1000 values, 25.00/s, ETA 30 s; verified to 200"
         );
         assert_eq!(
-            count.plain_line(0, 250, ten, ""),
+            count.lines().plain_line(0, 250, ten, ""),
             "run: 250/1000 values, 25.00/s, ETA 30 s"
         );
         // 10^6 ppb more in 10 s: 0.1 % of the box in 10 s, 36 % an hour, 83 min left.
         let share = Progress::new(1_000_000_000, "cubes p=37").as_percent("of the band refuted");
         assert_eq!(
-            share.plain_line(500_000_000, 501_000_000, ten, "6 open"),
+            share
+                .lines()
+                .plain_line(500_000_000, 501_000_000, ten, "6 open"),
             "cubes p=37: 50.1000% of the band refuted, 36.000%/h, ETA 83 min; 6 open"
         );
     }
