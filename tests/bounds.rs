@@ -1646,9 +1646,13 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
             first_line.contains("at most 3000 conflicts a call"),
             "{first_line}"
         );
-        let learned: u64 = (first_line.split(", "))
-            .find_map(|w| w.strip_suffix(" lemmas kept for the next try)"))
-            .map_or(0, |n| n.parse().unwrap());
+        let (learned, units) = first_line
+            .split_once(", ")
+            .and_then(|(_, rest)| rest.rsplit_once(", "))
+            .and_then(|(_, kept)| kept.split_once(" lemmas kept for the next try ("))
+            .and_then(|(n, units)| Some((n, units.strip_suffix(" of them units))")?)))
+            .map(|(n, units)| (n.parse::<u64>().unwrap(), units.parse::<u64>().unwrap()))
+            .unwrap_or_else(|| panic!("{first_line}"));
         assert!(learned > 0, "{first_line}");
         assert_eq!(
             second["lemmas"].as_u64().unwrap_or(0),
@@ -1659,7 +1663,23 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
         // band in pieces, the whole band else.
         let top = (256..264u16).find(|&v| is_common(v)).map(u64::from);
         let call = if how.is_empty() { None } else { top };
-        assert_eq!(second["kept"][0]["top"].as_u64(), call, "{how:?}: {second}");
+        let kept = &second["kept"][0];
+        assert_eq!(kept["top"].as_u64(), call, "{how:?}: {second}");
+        // Its file's clauses by length, counted here, are what the record says; the units of
+        // the first try, which its line gave, are the list of the tries before.
+        let file = dir
+            .path()
+            .join("lemmas")
+            .join(kept["file"].as_str().unwrap());
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut by_length = Vec::<u64>::new();
+        for line in text.lines().skip(1) {
+            let len = line.split_whitespace().count() - 1;
+            by_length.resize(by_length.len().max(len), 0);
+            by_length[len - 1] += 1;
+        }
+        assert_eq!(kept["by_length"], serde_json::json!(by_length), "{how:?}");
+        assert_eq!(kept["units_before"], serde_json::json!([units]), "{how:?}");
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");

@@ -1307,7 +1307,11 @@ fn lemma_files_round_trip_for_their_encoding_and_refuse_damage() {
     let rares = officers_rares();
     let dir = tempfile::tempdir().unwrap();
     let store = LemmaStore::new(dir.path(), "officers-p17-feasible", &e.cnf);
-    let kept = store.save(0, Vec::new(), learned.clone()).unwrap();
+    let kept: usize = store
+        .save(0, Vec::new(), learned.clone())
+        .unwrap()
+        .iter()
+        .sum();
     let distinct: std::collections::HashSet<Vec<i32>> = learned
         .iter()
         .map(|c| {
@@ -1430,6 +1434,14 @@ fn sat_command_carries_lemmas_from_run_to_run() {
     assert!(first.how.contains("lemmas carried"), "{}", first.how);
     let note = &first.lemmas[0];
     assert_eq!((note.question.as_str(), note.carried), ("feasible", 0));
+    // The note counts the file's clauses by length as this test counts its lines.
+    let text = std::fs::read_to_string(&note.file).unwrap();
+    let mut by_length = [0; grundy::sat::lemmas::MAX_LEN];
+    for line in text.lines().skip(1) {
+        by_length[line.split_whitespace().count() - 2] += 1;
+    }
+    let longest = by_length.iter().rposition(|&n| n > 0).map_or(0, |i| i + 1);
+    assert_eq!(note.by_length, by_length[..longest]);
     // With no folder named, `lemmas/` beside the periods file: the first run's.
     let second = run("1", "10", &["--lemmas"]);
     let again = &second.lemmas[0];

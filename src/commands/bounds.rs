@@ -584,6 +584,9 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
     if kept > 0 {
         lemmas += &format!(", {kept} lemmas kept for the next try");
     }
+    if let Some(units) = grundy::sat::bounds::units_kept(r.kept.iter()) {
+        lemmas += &format!(" ({units} of them units)");
+    }
     format!(
         "{}: {answer} ({:.1} s{limit}{proof}{lemmas})",
         rung_words(r),

@@ -117,6 +117,11 @@ pub struct Carried {
     /// Clauses in its file after it (its earlier file and what it learned, at most [`KEEP`]);
     /// 0 when the save after the call failed.
     pub kept: usize,
+    /// Those clauses by length ([`by_length`]); empty when the save failed.
+    pub by_length: Vec<usize>,
+    /// The units its own file held when it started (what the call before it kept); `None`
+    /// when it had no file and started afresh.
+    pub units_at_start: Option<usize>,
     /// Its file.
     pub file: PathBuf,
     /// Why the save after an answered call failed (a full disk, say), its earlier file left as
@@ -151,6 +156,7 @@ pub fn carrying<E>(
     solve: impl FnOnce(&Carry) -> Result<Answer, E>,
 ) -> Result<(Result<Answer, E>, Carried), CarryError> {
     let (given, own) = store.load(seed)?;
+    let units_at_start = (!own.is_empty()).then(|| own.iter().filter(|c| c.len() == 1).count());
     let carry = Carry::new(given);
     let answer = std::thread::scope(|scope| {
         let (running, done) = std::sync::mpsc::channel::<()>();
@@ -160,18 +166,33 @@ pub fn carrying<E>(
         drop(running);
         answer
     });
-    let (kept, unsaved) = match store.save(seed, own, carry.learned()) {
-        Ok(kept) => (kept, None),
+    let (by_length, unsaved) = match store.save(seed, own, carry.learned()) {
+        Ok(by_length) => (by_length, None),
         Err(error) if matches!(answer, Ok(Answer::Timeout)) => return Err(error.into()),
-        Err(error) => (0, Some(error)),
+        Err(error) => (Vec::new(), Some(error)),
     };
     let carried = Carried {
         given: carry.given.len(),
-        kept,
+        kept: by_length.iter().sum(),
+        by_length,
+        units_at_start,
         file: store.path(seed),
         unsaved,
     };
     Ok((answer, carried))
+}
+
+/// How many of `clauses` have 1, 2, ... literals (`[0]`: units), up to the longest. Why it is
+/// recorded: a call stopped without an answer says nothing else of what it achieved, and the
+/// units and binary clauses a piece's file gains from try to try are the one sign that a
+/// campaign of months is getting somewhere (a unit is a value some residue can never take, or
+/// another fact the solver settled for good).
+pub fn by_length(clauses: &[Vec<i32>]) -> Vec<usize> {
+    let mut counts = vec![0; clauses.iter().map(Vec::len).max().unwrap_or(0)];
+    for clause in clauses.iter().filter(|c| !c.is_empty()) {
+        counts[clause.len() - 1] += 1;
+    }
+    counts
 }
 
 /// Sorted literals per clause, no repeats, at most [`KEEP`] clauses, shortest first (stable, so
@@ -315,7 +336,7 @@ impl LemmaStore {
     }
 
     /// Writes seed `seed`'s file atomically: `own` (its earlier file) and `learned`, at most
-    /// [`KEEP`] clauses. Returns how many were written.
+    /// [`KEEP`] clauses. Returns how many were written, by length ([`by_length`]).
     ///
     /// # Errors
     /// [`crate::io::WriteError`]; the old file is kept.
@@ -324,7 +345,7 @@ impl LemmaStore {
         seed: u64,
         own: Vec<Vec<i32>>,
         learned: Vec<Vec<i32>>,
-    ) -> Result<usize, crate::io::WriteError> {
+    ) -> Result<Vec<usize>, crate::io::WriteError> {
         let mut clauses = own;
         clauses.extend(learned);
         let clauses = shortest_distinct(clauses);
@@ -346,7 +367,7 @@ impl LemmaStore {
             out.write_all(header.as_bytes())?;
             out.write_all(body.as_bytes())
         })?;
-        Ok(clauses.len())
+        Ok(by_length(&clauses))
     }
 }
 
@@ -354,6 +375,26 @@ impl LemmaStore {
 mod tests {
     use super::*;
     use crate::sat::CollectClauses;
+
+    /// Counts by length, units first, up to the longest clause, and what a save returns is that
+    /// of the file it wrote (read back and counted here by hand: 2 units, no binary, 1 of three
+    /// after duplicates go). Mutation: counts off by one place, or of the clauses given rather
+    /// than those written.
+    #[test]
+    fn a_save_counts_its_clauses_by_length() {
+        assert_eq!(by_length(&[]), Vec::<usize>::new());
+        assert_eq!(by_length(&[vec![1, 2], vec![3], vec![4, 5]]), [1, 2]);
+        let dir = tempfile::tempdir().unwrap();
+        let mut cnf = crate::sat::Cnf::default();
+        cnf.add_clause(&[1, 2, 3]);
+        let store = LemmaStore::new(dir.path(), "q", &cnf);
+        let own = vec![vec![-1], vec![2, 1, 3]];
+        let learned = vec![vec![3, 1, 2], vec![-2], vec![-1]];
+        assert_eq!(store.save(0, own, learned).unwrap(), [2, 0, 1]);
+        let text = std::fs::read_to_string(store.path(0)).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        assert_eq!(lines, ["-1 0", "-2 0", "1 2 3 0"]);
+    }
 
     /// A save that fails after the call (its folder gone, as a full disk would fail it) loses
     /// no answer: `carrying` returns it with the failure, which is an error only for a call

@@ -134,6 +134,10 @@ pub struct LemmaNote {
     pub carried: usize,
     /// Clauses in this run's file afterwards.
     pub kept: usize,
+    /// Those clauses by length, units first ([`super::lemmas::by_length`]); absent in the
+    /// records of builds before 2026-11-28.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_length: Vec<usize>,
     pub file: String,
 }
 
@@ -784,6 +788,7 @@ impl Problem {
             question: question.to_string(),
             carried: carried.given,
             kept: carried.kept,
+            by_length: carried.by_length,
             file: carried.file.display().to_string(),
         });
         Ok(answer?)

@@ -195,6 +195,7 @@ fn whole_rung(
     if !matches!(answer, Answer::Timeout) {
         ladder.forget_kept(band, None);
     }
+    let index = ladder.rungs.len();
     let answer = match answer {
         Answer::Unsat => RungAnswer::Unsat,
         Answer::Timeout => RungAnswer::Timeout,
@@ -216,10 +217,13 @@ fn whole_rung(
         lemmas,
         preset: run.preset_kept(),
         cut: None,
-        kept: kept_lemmas((None, None), kept),
+        kept: Vec::new(),
         conflicts: run.conflicts_kept(),
         in_pieces: Some(false),
     });
+    if let Some(kept) = kept {
+        ladder.keep_lemmas(band, index, (None, None), kept);
+    }
     Ok(answer)
 }
 
@@ -275,8 +279,9 @@ fn rung_in_pieces(
         } = outcome?;
         let top = e.expand(&[top])[0];
         // What an earlier call of this piece kept is spent by a refutation, or superseded by
-        // what this one kept; a call that kept nothing (no `--lemmas`) leaves the record.
-        if said == Answer::Unsat || kept.is_some() {
+        // what this one kept (`keep_lemmas`); a call that kept nothing (no `--lemmas`) leaves
+        // the record.
+        if said == Answer::Unsat {
             ladder.forget_kept(band, Some((Some(top), half)));
         }
         match said {
@@ -298,9 +303,10 @@ fn rung_in_pieces(
                     answer = RungAnswer::Timeout;
                 }
                 stopped_given = stopped_given.max(lemmas);
-                let rung = &mut ladder.rungs[index];
-                rung.lemmas = stopped_given;
-                rung.kept.extend(kept_lemmas((Some(top), half), kept));
+                ladder.rungs[index].lemmas = stopped_given;
+                if let Some(kept) = kept {
+                    ladder.keep_lemmas(band, index, (Some(top), half), kept);
+                }
                 Ok(())
             }
             Answer::Sat(model) => {
@@ -488,22 +494,16 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
         answer,
         proof: None,
         lemmas: carried.given,
-        kept: kept.then(|| (carried.kept, crate::io::file_name(&carried.file))),
+        kept: kept.then(|| KeptLemmas {
+            top: None,
+            half: None,
+            clauses: carried.kept,
+            by_length: carried.by_length,
+            // The ladder puts the earlier tries' units in front (`Ladder::keep_lemmas`).
+            units_before: carried.units_at_start.into_iter().collect(),
+            file: crate::io::file_name(&carried.file),
+        }),
     })
-}
-
-/// The ladder's record of what the call `(top, half)` kept ([`Asked::kept`]), if anything.
-fn kept_lemmas(
-    (top, half): (Option<Value>, Option<Half>),
-    kept: Option<(usize, String)>,
-) -> Vec<KeptLemmas> {
-    let record = |(clauses, file)| KeptLemmas {
-        top,
-        half,
-        clauses,
-        file,
-    };
-    kept.map(record).into_iter().collect()
 }
 
 /// A fresh CaDiCaL on `cnf` with the climb's seed and preset, ending when `stop` rises, given

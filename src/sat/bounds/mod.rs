@@ -150,6 +150,16 @@ pub struct KeptLemmas {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub half: Option<Half>,
     pub clauses: usize,
+    /// Those clauses by length, units first ([`crate::sat::lemmas::by_length`]); absent in
+    /// the records of builds before 2026-11-28.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_length: Vec<usize>,
+    /// The units the file held when each try that built it started, oldest first (as far back
+    /// as tries were counted, 2026-11-28; empty for a call that started afresh): the record of
+    /// a call's file moves to its latest try, and this is what it says of the tries before,
+    /// so that the table can show whether the tries of a piece get anywhere.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub units_before: Vec<usize>,
     pub file: String,
 }
 
@@ -163,6 +173,31 @@ impl KeptLemmas {
             (None, _) => None,
         }
     }
+
+    /// What the file holds of units and binary clauses, and the units after each earlier try,
+    /// as " (86 units, 21878 binary)" or " (units by try 40, 61, 86; 21878 binary)"; empty
+    /// for a record of an earlier build, which has no counts.
+    pub fn growth_words(&self) -> String {
+        let count = |len: usize| self.by_length.get(len - 1).copied().unwrap_or(0);
+        if self.by_length.is_empty() {
+            return String::new();
+        }
+        let (units, binary) = (count(1), count(2));
+        if self.units_before.is_empty() {
+            return format!(" ({units} units, {binary} binary)");
+        }
+        let tries: Vec<String> = (self.units_before.iter().chain([&units]))
+            .map(usize::to_string)
+            .collect();
+        format!(" (units by try {}; {binary} binary)", tries.join(", "))
+    }
+}
+
+/// The units in the lemma files of `kept`, when each record counts them (none of an earlier
+/// build's, which do not).
+pub fn units_kept<'a>(kept: impl Iterator<Item = &'a KeptLemmas>) -> Option<usize> {
+    let counts: Option<Vec<usize>> = kept.map(|k| k.by_length.first().copied()).collect();
+    counts.filter(|c| !c.is_empty()).map(|c| c.iter().sum())
 }
 
 /// A cut of every piece of a band into two [`Half`]s: `s[residue]` below `at`, and at least `at`.
@@ -529,11 +564,35 @@ impl Ladder {
             .flat_map(|from| self.kept_lemmas(Band { from, below }))
             .collect();
         let clauses: usize = kept.iter().map(|k| k.clauses).sum();
+        let units = units_kept(kept.iter().copied())
+            .map_or_else(String::new, |n| format!(" ({n} of them units)"));
         match kept.len() {
             0 => String::new(),
-            1 => format!(", 1 stopped call kept {clauses} lemmas for the next run"),
-            n => format!(", {n} stopped calls kept {clauses} lemmas for the next run"),
+            1 => format!(", 1 stopped call kept {clauses} lemmas{units} for the next run"),
+            n => format!(", {n} stopped calls kept {clauses} lemmas{units} for the next run"),
         }
+    }
+
+    /// Records in `rung` (a try of `band`) the lemma file the call `which` (a piece, or the whole
+    /// rung: `(None, None)`) kept, superseding the call's earlier record. `kept.units_before`
+    /// holds the units its file had when it started (none for a call that started afresh);
+    /// the earlier record's list goes in front of them when it has one, so the list runs over
+    /// the tries that built the file, as far back as they were counted.
+    fn keep_lemmas(
+        &mut self,
+        band: Band,
+        rung: usize,
+        (top, half): (Option<Value>, Option<Half>),
+        mut kept: KeptLemmas,
+    ) {
+        let earlier = (self.kept_lemmas(band).into_iter()).find(|k| (k.top, k.half) == (top, half));
+        if let Some(earlier) = earlier.filter(|_| !kept.units_before.is_empty()) {
+            let mut units_before = earlier.units_before.clone();
+            units_before.append(&mut kept.units_before);
+            kept.units_before = units_before;
+        }
+        self.forget_kept(band, Some((top, half)));
+        self.rungs[rung].kept.push(KeptLemmas { top, half, ..kept });
     }
 
     /// Forgets, in every try of `band`, the lemma files kept for the call `which` (a piece, or
@@ -781,8 +840,9 @@ struct Asked {
     answer: Answer,
     proof: Option<ProofNote>,
     lemmas: usize,
-    /// For a call left without an answer: the clauses its lemma file holds now, and the file.
-    kept: Option<(usize, String)>,
+    /// For a call left without an answer: what its lemma file holds now, and the file (the
+    /// piece and the tries before filled in by the climb, [`Ladder::keep_lemmas`]).
+    kept: Option<KeptLemmas>,
 }
 
 impl Asked {
@@ -1085,6 +1145,8 @@ mod tests {
             top: Some(top),
             half: None,
             clauses,
+            by_length: Vec::new(),
+            units_before: Vec::new(),
             file: file.into(),
         };
         let rung = |from, answer, kept| Rung {
@@ -1112,6 +1174,80 @@ mod tests {
         let line = ladder.summary_line();
         assert!(line.contains("1 stopped call kept 30 lemmas"), "{line}");
         ladder.rungs.push(rung(8, RungAnswer::Unsat, vec![]));
+        assert!(!ladder.summary_line().contains("kept"));
+    }
+
+    /// A call's file kept try after try: its record moves to the latest try, and lists the
+    /// units its file held when each try started, after those of the record before (one of an
+    /// earlier build, with no counts, has no list to go on from), which the table and summary
+    /// show; a call that started afresh (its file lost) starts the list again, and a piece
+    /// refuted drops its record. Mutation: a list that drops the earlier record's, or keeps it
+    /// for a call started afresh, or a record per try (the summary would count more calls).
+    #[test]
+    fn the_units_of_a_piece_s_file_are_followed_from_try_to_try() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let band = Band { from: 8, below: 16 };
+        let file = |start: Option<usize>, units: usize, binary: usize| KeptLemmas {
+            top: None,
+            half: None,
+            clauses: units + binary + 100,
+            by_length: vec![units, binary, 100],
+            units_before: start.into_iter().collect(),
+            file: "f".into(),
+        };
+        let old_build = KeptLemmas {
+            by_length: Vec::new(),
+            ..file(None, 2, 0)
+        };
+        ladder.rungs = vec![plain_rung(0, 8, RungAnswer::Unsat)];
+        let tries = [
+            old_build,
+            file(Some(2), 4, 50),
+            file(Some(4), 9, 70),
+            file(Some(9), 12, 80),
+        ];
+        for (i, kept) in tries.into_iter().enumerate() {
+            ladder.rungs.push(plain_rung(8, 16, RungAnswer::Timeout));
+            ladder.keep_lemmas(band, i + 1, (Some(10), None), kept);
+        }
+        let records: Vec<&KeptLemmas> = ladder.rungs.iter().flat_map(|r| &r.kept).collect();
+        assert_eq!(records.len(), 1, "{records:?}");
+        assert_eq!(
+            (records[0].units_before.clone(), records[0].clauses),
+            (vec![2, 4, 9], 192)
+        );
+        assert_eq!(
+            records[0].growth_words(),
+            " (units by try 2, 4, 9, 12; 80 binary)"
+        );
+        let line = ladder.summary_line();
+        assert!(
+            line.contains("1 stopped call kept 192 lemmas (12 of them units) for the next run"),
+            "{line}"
+        );
+        let table = ladder.rung_table().join("\n");
+        assert!(
+            table.contains("192 lemmas kept for s[0] = 10 (units by try 2, 4, 9, 12; 80 binary)"),
+            "{table}"
+        );
+        // Another piece's first record, and then its file lost: no tries before either time;
+        // the summary adds both pieces' units.
+        let last = ladder.rungs.len() - 1;
+        ladder.keep_lemmas(band, last, (Some(11), None), file(None, 3, 20));
+        ladder.keep_lemmas(band, last, (Some(11), None), file(None, 5, 10));
+        let cell = ladder.rung_table().join("\n");
+        assert!(
+            cell.contains("; s[0] = 11 (5 units, 10 binary) |"),
+            "{cell}"
+        );
+        assert!(
+            ladder
+                .summary_line()
+                .contains("2 stopped calls kept 307 lemmas (17 of them")
+        );
+        ladder.forget_kept(band, Some((Some(10), None)));
+        ladder.forget_kept(band, Some((Some(11), None)));
         assert!(!ladder.summary_line().contains("kept"));
     }
 

@@ -96,10 +96,10 @@ impl Ladder {
         let whole = || "the whole band".to_string();
         let which: Vec<String> = kept
             .iter()
-            .map(|k| k.piece().unwrap_or_else(whole))
+            .map(|k| k.piece().unwrap_or_else(whole) + &k.growth_words())
             .collect();
         let clauses: usize = kept.iter().map(|k| k.clauses).sum();
-        format!("lemmas kept for {} ({clauses} clauses)", which.join("; "))
+        format!("{clauses} lemmas kept for {}", which.join("; "))
     }
 }
 
@@ -257,6 +257,8 @@ mod tests {
             top: Some(top),
             half: None,
             clauses,
+            by_length: Vec::new(),
+            units_before: Vec::new(),
             file: format!("k{top}"),
         };
         let half = Some(Half {
@@ -301,7 +303,7 @@ mod tests {
                 "| 64..72 | refuted | in pieces, preset unsat | 30 | 1 (50 s) | 2 pieces of 10-20 s, \
                  1 of them given lemmas | none |",
                 "| 72..80 | no answer | in pieces, 2 calls at once, 3000 conflicts a call | 100 | \
-                 1 (60 s) | 1 piece of 40 s; s[0] = 74 refuted | lemmas kept for s[0] = 73, s[3] < 40; s[0] = 75 (9 clauses) |",
+                 1 (60 s) | 1 piece of 40 s; s[0] = 74 refuted | 9 lemmas kept for s[0] = 73, s[3] < 40; s[0] = 75 |",
             ]
         );
         // The open band answered by a pattern, its try the row.
