@@ -323,6 +323,20 @@ enum SatCommand {
     /// beside it as bounds-p<P>-<question>.json; a later run goes on above that bound. Bands
     /// that may outlast their machine: `sat cubes --climb STEP` (resumable cube campaigns).
     Bounds(BoundsArgs),
+    /// What lemma files (`--lemmas`) hold: their clauses by length, checked against their
+    /// headers, and each unit in words (`s[3] != 40`: true of every pattern of the question the
+    /// file was learned on, a piece of a band say), residue by residue.
+    Lemmas {
+        game: String,
+        /// The period of the question the files were learned on.
+        #[arg(long)]
+        p: usize,
+        /// Lemma files, as `--lemmas` keeps them (`results/<game>/lemmas/*.lemmas`).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, value_parser = parse_count, default_value = "2^16")]
+        values: u64,
+    },
     /// Check a pattern (true values, comma separated) against the rule, or the one a periods
     /// file holds for period P (its pattern, or the closest state of an open period's campaign):
     /// every residue where the rule fails is named; exit 1 if any does.

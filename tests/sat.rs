@@ -1410,6 +1410,78 @@ fn lemmas_of_p17() -> (PeriodEncoding, Vec<bool>, Vec<Vec<i32>>) {
     (e, published, carry.learned())
 }
 
+/// `grundy sat lemmas`: a file of p = 17 written here, its units named residue by residue in
+/// true values (the `c`-th common value of Officers for byte `c`, from the definition of rare,
+/// not the encoder's compression), its clauses counted by length; the file read as period 19's
+/// (another layout) and a damaged copy are refused with one line and exit 2. Mutation: bytes
+/// printed for values, a block of the layout misread (`!=` where `<=` is meant), or a file of
+/// another period read all the same.
+#[test]
+fn a_lemma_file_s_units_are_told_in_true_values() {
+    use grundy::sat::lemmas::LemmaStore;
+    let e = PeriodEncoding::new(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &officers_rares(),
+        17,
+    )
+    .unwrap();
+    let common: Vec<u16> = (0..512u16)
+        .filter(|v| (v & !0x11).count_ones() % 2 == 1)
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let store = LemmaStore::new(dir.path(), "q", &e.cnf);
+    let clauses = vec![
+        vec![-e.x(3, 40)],
+        vec![-e.x(3, 7)],
+        vec![e.at_most(5, 100)],
+        vec![-e.at_most(6, 20)],
+        vec![e.x(9, 0)],
+        vec![-e.x(1, 2), -e.x(2, 3)],
+        vec![e.x(1, 2), e.x(2, 3), e.x(4, 5)],
+    ];
+    store.save(0, Vec::new(), clauses).unwrap();
+    let file = store.path(0);
+    let run = crate::cli::grundy(&[
+        "sat",
+        "lemmas",
+        "officers",
+        "--p",
+        "17",
+        file.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout);
+    let expected = [
+        "7 clauses: 5 units, 1 binary, 1 of 3 literals".to_string(),
+        format!("  s[3] != {}, {}\n", common[7], common[40]),
+        format!("  s[5] <= {}\n", common[100]),
+        format!("  s[6] >= {}\n", common[21]),
+        format!("  s[9] = {}\n", common[0]),
+    ];
+    for line in expected {
+        assert!(said.contains(&line), "{line:?} not in {said}");
+    }
+    let refused = |path: &Path, p: &str, why: &str| {
+        let run = crate::cli::grundy(&[
+            "sat",
+            "lemmas",
+            "officers",
+            "--p",
+            p,
+            path.to_str().unwrap(),
+        ]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+        assert!(err.contains(why) && err.lines().count() == 1, "{err}");
+    };
+    refused(&file, "19", "another period or game?");
+    let damaged = dir.path().join("damaged.lemmas");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&damaged, text.replacen(" 0\n", " 1 0\n", 1)).unwrap();
+    refused(&damaged, "17", "CRC");
+}
+
 #[test]
 fn sat_command_carries_lemmas_from_run_to_run() {
     let dir = tempfile::tempdir().unwrap();

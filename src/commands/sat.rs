@@ -45,6 +45,15 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
             periods,
             values,
         } => run_sat_excluded(&parse_game(&game)?, values, &periods),
+        SatCommand::Lemmas {
+            game,
+            p,
+            files,
+            values,
+        } => {
+            let prefix = exact_prefix(&parse_game(&game)?, values as usize)?;
+            run_sat_lemmas(&Problem::from_prefix(&prefix), p, &files)
+        }
         SatCommand::Check {
             game,
             pattern,
@@ -66,6 +75,116 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
             run_sat_check(&rule, &pattern)
         }
     }
+}
+
+/// `grundy sat lemmas`: each file's clauses by length and its units in words. A file is read
+/// only for a question of period `p` (feasible or primitive: its variable count, from the
+/// fingerprint, is one of theirs), since on another layout the words would be wrong.
+fn run_sat_lemmas(problem: &Problem, p: usize, files: &[PathBuf]) -> Result<ExitCode> {
+    use grundy::sat::lemmas::{by_length, read_file};
+    let e = problem.encode_question_rotation_kept(p, false)?;
+    let primitive_vars = problem.encode_question_rotation_kept(p, true)?.cnf.num_vars;
+    for path in files {
+        let file = read_file(path)?;
+        let vars = file.cnf_vars();
+        if vars != Some(e.cnf.num_vars) && vars != Some(primitive_vars) {
+            bail!(
+                "lemma file {}: learned on a CNF of {} variables, where period {p}'s questions \
+                 have {} (feasible) and {primitive_vars} (primitive): another period or game?",
+                path.display(),
+                vars.map_or("?".to_string(), |v| v.to_string()),
+                e.cnf.num_vars
+            );
+        }
+        let counts = by_length(&file.clauses);
+        let lengths: Vec<String> = (counts.iter().enumerate())
+            .filter(|&(_, &n)| n > 0)
+            .map(|(i, n)| match i {
+                0 => format!("{n} units"),
+                1 => format!("{n} binary"),
+                _ => format!("{n} of {} literals", i + 1),
+            })
+            .collect();
+        let name = grundy::io::file_name(path);
+        let total = file.clauses.len();
+        if lengths.is_empty() {
+            println!("{name}: no clauses");
+        } else {
+            println!("{name}: {total} clauses: {}", lengths.join(", "));
+        }
+        let units: Vec<i32> = (file.clauses.iter())
+            .filter(|c| c.len() == 1)
+            .map(|c| c[0])
+            .collect();
+        if !units.is_empty() {
+            println!("  units (true of every pattern of the question it was learned on):");
+        }
+        for line in unit_lines(&e, &units) {
+            println!("  {line}");
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The units of a lemma file in words, one line a residue (`s[3] != 0, 40; <= 222`), then the
+/// variables beyond the layout.
+fn unit_lines(e: &grundy::sat::encode::PeriodEncoding, units: &[i32]) -> Vec<String> {
+    use grundy::sat::encode::VarMeaning;
+    // A byte's true value; 256 stands for "beyond every byte", 512.
+    let value = |c: usize| match u8::try_from(c) {
+        Ok(byte) => e.expand(&[byte])[0].to_string(),
+        Err(_) => "512".to_string(),
+    };
+    let mut by_residue: Vec<Vec<String>> = vec![Vec::new(); e.p];
+    let mut other = Vec::new();
+    let mut sorted = units.to_vec();
+    sorted.sort_by_key(|l| (l.unsigned_abs(), *l));
+    for lit in sorted {
+        let holds = lit > 0;
+        let (r, words) = match e.var_meaning(lit.abs()) {
+            VarMeaning::Byte { r, c } if holds => (r, format!("= {}", value(c))),
+            VarMeaning::Byte { r, c } => (r, format!("!= {}", value(c))),
+            VarMeaning::AtMost { r, c } if holds => (r, format!("<= {}", value(c))),
+            VarMeaning::AtMost { r, c } => (r, format!(">= {}", value(c + 1))),
+            VarMeaning::Below { r, c } if holds => (
+                r,
+                format!("has every value below {} as an option", value(c)),
+            ),
+            VarMeaning::Below { r, c } => (r, format!("lacks an option below {}", value(c))),
+            VarMeaning::Other => {
+                other.push(format!(
+                    "variable {} {}",
+                    lit.abs(),
+                    if holds { "true" } else { "false" }
+                ));
+                continue;
+            }
+        };
+        by_residue[r].push(words);
+    }
+    let mut lines: Vec<String> = (by_residue.iter().enumerate())
+        .filter(|(_, words)| !words.is_empty())
+        .map(|(r, words)| format!("s[{r}] {}", merge_not_equal(words)))
+        .collect();
+    if !other.is_empty() {
+        lines.push(format!("beyond the layout: {}", other.join(", ")));
+    }
+    lines
+}
+
+/// `["!= 0", "!= 40", "<= 222"]` as `"!= 0, 40; <= 222"`.
+fn merge_not_equal(words: &[String]) -> String {
+    let not: Vec<&str> = words.iter().filter_map(|w| w.strip_prefix("!= ")).collect();
+    let rest = words
+        .iter()
+        .filter(|w| !w.starts_with("!= "))
+        .map(String::as_str);
+    let mut parts: Vec<String> = Vec::new();
+    if !not.is_empty() {
+        parts.push(format!("!= {}", not.join(", ")));
+    }
+    parts.extend(rest.map(str::to_string));
+    parts.join("; ")
 }
 
 /// What `grundy sat export` writes: period `p`, feasible or primitive, rotation kept or broken.

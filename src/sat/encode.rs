@@ -49,6 +49,19 @@ pub enum EncodeError {
     RareTooWide(Value),
 }
 
+/// What a variable of the encoding says, for reading learned clauses in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarMeaning {
+    /// `x(r, c)`: `s[r]` has byte `c`.
+    Byte { r: usize, c: usize },
+    /// `below(r, c)`: every byte below `c` (`c` up to 256) is an option of `r`.
+    Below { r: usize, c: usize },
+    /// The counter's `s[r] <= c` ([`PeriodEncoding::at_most`]), `c` below 255.
+    AtMost { r: usize, c: usize },
+    /// A variable beyond the layout (the primitive question's, say).
+    Other,
+}
+
 /// The encoding of one period, with its variable layout.
 #[derive(Clone, Debug)]
 pub struct PeriodEncoding {
@@ -143,6 +156,27 @@ impl PeriodEncoding {
 
     fn amo(&self, r: usize, c: usize) -> i32 {
         self.amo0 + (r * 255 + c) as i32
+    }
+
+    /// What variable `var` (1-based) is: the inverse of [`Self::x`], [`Self::below`] and
+    /// [`Self::at_most`] on their blocks.
+    pub fn var_meaning(&self, var: i32) -> VarMeaning {
+        let p = self.p as i32;
+        let within = |first: i32, per: i32| {
+            let i = var - first;
+            (0..p * per)
+                .contains(&i)
+                .then(|| ((i / per) as usize, (i % per) as usize))
+        };
+        if let Some((r, c)) = within(self.x0, 256) {
+            VarMeaning::Byte { r, c }
+        } else if let Some((r, c)) = within(self.below0, 257) {
+            VarMeaning::Below { r, c }
+        } else if let Some((r, c)) = within(self.amo0, 255) {
+            VarMeaning::AtMost { r, c }
+        } else {
+            VarMeaning::Other
+        }
     }
 
     /// The variable that holds exactly when `s[r] <= c` (a byte), for `c < 255`: the sequential
@@ -312,6 +346,42 @@ impl PeriodEncoding {
                 let (a, b) = (self.x(r, c), self.x((r + m) % p, c));
                 self.cnf.add_clause(&[-d, -a, -b]);
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::ExactGenerator;
+
+    /// `var_meaning` inverts `x`, `below` and `at_most` on every residue and byte, and calls
+    /// what lies beyond the layout (a primitive question's variables) `Other`. Mutation: a
+    /// block's start or stride off by one (a neighbour's meaning comes back).
+    #[test]
+    fn every_variable_of_the_layout_says_what_it_is() {
+        let mut g = ExactGenerator::new(&Game::officers());
+        g.extend_to(1 << 12).unwrap();
+        let rares: Vec<(u64, Value)> = g.rares().map(|(n, v)| (n as u64, v)).collect();
+        let mut e = PeriodEncoding::new(&Game::officers(), g.space(), &rares, 3).unwrap();
+        for r in 0..3 {
+            for c in 0..257 {
+                let below = e.var_meaning(e.below(r, c));
+                assert_eq!(below, VarMeaning::Below { r, c });
+                if c < 256 {
+                    assert_eq!(e.var_meaning(e.x(r, c)), VarMeaning::Byte { r, c });
+                }
+                if c < 255 {
+                    let at_most = e.var_meaning(e.at_most(r, c));
+                    assert_eq!(at_most, VarMeaning::AtMost { r, c });
+                }
+            }
+        }
+        let layout = e.cnf.num_vars;
+        e.forbid_period(1);
+        assert!(e.cnf.num_vars > layout);
+        for var in [0, layout + 1, e.cnf.num_vars] {
+            assert_eq!(e.var_meaning(var), VarMeaning::Other, "{var}");
         }
     }
 }

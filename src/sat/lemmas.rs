@@ -60,6 +60,70 @@ pub struct LemmaError {
     pub reason: String,
 }
 
+/// A lemma file's contents: the fingerprint of the CNF it was learned from, and its clauses.
+#[derive(Clone, Debug)]
+pub struct LemmaFile {
+    pub fingerprint: String,
+    pub clauses: Clauses,
+}
+
+impl LemmaFile {
+    /// The variables of the CNF it was learned from, as its fingerprint says ([`fingerprint`]).
+    pub fn cnf_vars(&self) -> Option<i32> {
+        let (_, rest) = self.fingerprint.split_once('v')?;
+        rest.split_once('c')?.0.parse().ok()
+    }
+}
+
+/// Reads a lemma file, checked against its header (format, CRC of the clause lines, count).
+///
+/// # Errors
+/// [`LemmaError`] naming the file: unreadable, not a lemma file, or damaged.
+pub fn read_file(path: &Path) -> Result<LemmaFile, LemmaError> {
+    let bad = |reason: &str| LemmaError {
+        path: path.to_path_buf(),
+        reason: reason.to_string(),
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
+    let (header, body) = text.split_once('\n').unwrap_or((&text, ""));
+    let fields: Vec<&str> = header.split_whitespace().collect();
+    let [
+        "c",
+        "grundy",
+        "lemmas",
+        "1",
+        "cnf",
+        fingerprint,
+        "count",
+        count,
+        "crc32",
+        crc,
+    ] = fields[..]
+    else {
+        return Err(bad("not a grundy lemma file (bad header)"));
+    };
+    if format!("{:08x}", crc32fast::hash(body.as_bytes())) != crc {
+        return Err(bad("damaged (CRC mismatch)"));
+    }
+    let clauses = body
+        .lines()
+        .map(|line| {
+            let lits: Result<Vec<i32>, _> = line.split_whitespace().map(str::parse).collect();
+            match lits.as_deref() {
+                Ok([body @ .., 0]) if !body.contains(&0) => Ok(body.to_vec()),
+                _ => Err(bad("damaged (a clause line is not `l1 ... 0`)")),
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if count.parse() != Ok(clauses.len()) {
+        return Err(bad("damaged (clause count differs from the header)"));
+    }
+    Ok(LemmaFile {
+        fingerprint: fingerprint.to_string(),
+        clauses,
+    })
+}
+
 /// The identity of a CNF: CRC-32 of its clause stream, its variable and clause counts.
 pub fn fingerprint(cnf: &Cnf) -> String {
     let mut crc = crc32fast::Hasher::new();
@@ -275,47 +339,13 @@ impl LemmaStore {
         }
     }
 
-    /// One file's clauses, checked against its header.
+    /// One file's clauses, checked against its header and this store's encoding.
     fn read(&self, path: &Path) -> Result<Vec<Vec<i32>>, LemmaError> {
-        let text = std::fs::read_to_string(path).map_err(|e| self.error(path, e.to_string()))?;
-        let (header, body) = text.split_once('\n').unwrap_or((&text, ""));
-        let fields: Vec<&str> = header.split_whitespace().collect();
-        let bad = |what: &str| self.error(path, what.to_string());
-        let [
-            "c",
-            "grundy",
-            "lemmas",
-            "1",
-            "cnf",
-            fingerprint,
-            "count",
-            count,
-            "crc32",
-            crc,
-        ] = fields[..]
-        else {
-            return Err(bad("not a grundy lemma file (bad header)"));
-        };
-        if fingerprint != self.fingerprint {
-            return Err(bad("written for another encoding"));
+        let file = read_file(path)?;
+        if file.fingerprint != self.fingerprint {
+            return Err(self.error(path, "written for another encoding".into()));
         }
-        if format!("{:08x}", crc32fast::hash(body.as_bytes())) != crc {
-            return Err(bad("damaged (CRC mismatch)"));
-        }
-        let clauses = body
-            .lines()
-            .map(|line| {
-                let lits: Result<Vec<i32>, _> = line.split_whitespace().map(str::parse).collect();
-                match lits.as_deref() {
-                    Ok([body @ .., 0]) if !body.contains(&0) => Ok(body.to_vec()),
-                    _ => Err(bad("damaged (a clause line is not `l1 ... 0`)")),
-                }
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        if count.parse() != Ok(clauses.len()) {
-            return Err(bad("damaged (clause count differs from the header)"));
-        }
-        Ok(clauses)
+        Ok(file.clauses)
     }
 
     /// Saves `own` and what `carry` has learned every `every` until `done` hangs up (the run
