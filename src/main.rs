@@ -525,6 +525,18 @@ struct BoundsArgs {
     /// piece not proved yet is proved as its two halves, calls about half as long.
     #[arg(long, value_name = "R:V", value_parser = parse_cut, requires = "pieces")]
     cut: Option<grundy::sat::bounds::Cut>,
+    /// With --pieces: ask only these values of the open band's largest value (V,V,...), then
+    /// stop. Why: the climb asks a band's pieces lowest first and stops at the first without
+    /// an answer, so a piece that resists for days keeps the others from ever being asked;
+    /// this gives a core to the others (or a second machine's run, merged later, to one).
+    #[arg(
+        long,
+        value_name = "V,...",
+        value_delimiter = ',',
+        requires = "pieces",
+        conflicts_with = "prove_chain"
+    )]
+    only_pieces: Vec<u16>,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]

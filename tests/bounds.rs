@@ -1856,6 +1856,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         lemma_stem: None,
         lemma_every: std::time::Duration::from_secs(600),
         cut: None,
+        only_pieces: Vec::new(),
         tries: 1,
         conflicts: None,
     };
@@ -1896,6 +1897,92 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         expected.push((Step::Rung, (from, below), pieces, answer.to_string()));
     }
     assert_eq!(steps, expected);
+}
+
+/// `--only-pieces V`: on p = 4's ladder climbed to 40 in pieces, the band 40..72 asked for one
+/// common value alone (the second of the band, from the definition) refutes that piece only:
+/// the band stays open, with that one piece, and the climb stops there though `--to` is higher;
+/// the next run without the flag asks the band's other pieces and not that one, and refutes the
+/// band (the brute force has no pattern below 72 with a largest value first). A value that is
+/// no piece of the open band (above it, or rare) is refused before anything is asked.
+/// Mutation: the filter left out (every piece asked), the band refuted on the pieces asked, or
+/// the climb going on to 72..104.
+#[test]
+fn only_the_pieces_named_are_asked_and_the_band_waits_for_the_rest() {
+    let rule = Rule::officers(4);
+    assert!(
+        rule.least_largest_below(72).is_none(),
+        "p = 4 has a pattern below 72"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json");
+    let out = out.to_str().unwrap();
+    let climb = |to: &str, extra: &[&str]| {
+        let base = [
+            "sat", "bounds", "officers", "--p", "4", "--from", "8", "--step", "32",
+        ];
+        let args = [&base[..], &["--to", to, "--pieces", "--out", out], extra].concat();
+        grundy(&args)
+    };
+    let run = climb("40", &[]);
+    assert!(run.status.success(), "{run:?}");
+    let common: Vec<u16> = (40..72).filter(|&v| is_common(v)).collect();
+    let v = common[1].to_string();
+    let run = climb("104", &["--only-pieces", &v]);
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        said.contains(&format!("this run asks only s[0] = {v}")),
+        "{said}"
+    );
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let rungs = ladder["rungs"].as_array().unwrap();
+    let last = rungs.last().unwrap();
+    assert_eq!(
+        (
+            last["from"].as_u64(),
+            last["below"].as_u64(),
+            last["answer"].as_str()
+        ),
+        (Some(40), Some(72), Some("timeout")),
+        "{said}"
+    );
+    let tops: Vec<u64> = (last["pieces"].as_array().unwrap().iter())
+        .map(|p| p["top"].as_u64().unwrap())
+        .collect();
+    assert_eq!(tops, [u64::from(common[1])], "{said}");
+    assert!(
+        rungs.iter().all(|r| r["below"].as_u64() != Some(104)),
+        "{said}"
+    );
+    // The rest of the band, and not the piece refuted.
+    let run = climb("72", &[]);
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout);
+    let left: Vec<String> = (common.iter())
+        .filter(|&&c| c != common[1])
+        .map(u16::to_string)
+        .collect();
+    assert!(
+        said.contains(&format!("s[0] = {} left of", left.join(", "))),
+        "{said}"
+    );
+    let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
+    let last = ladder["rungs"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["below"].as_u64(), last["answer"].as_str()),
+        (Some(72), Some("unsat")),
+        "{said}"
+    );
+    // The open band is now 72..104: a value of 40..72, or a rare value, is no piece of it.
+    let rare = (72..104u16).find(|&v| !is_common(v)).unwrap();
+    for bad in [common[0], rare] {
+        let run = climb("104", &["--only-pieces", &bad.to_string()]);
+        assert_eq!(run.status.code(), Some(2), "{run:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        let why = format!("s[0] = {bad} is no piece of the open band 72..104");
+        assert!(err.contains(&why) && err.lines().count() == 1, "{err}");
+    }
 }
 
 /// The lines of a successful run of `args` that report a piece of `band` ("from F below V,

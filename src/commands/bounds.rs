@@ -29,6 +29,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         jobs,
         pieces,
         cut,
+        only_pieces,
         incremental,
         threads,
         lemmas,
@@ -113,6 +114,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 lemma_stem,
                 lemma_every,
                 cut,
+                only_pieces,
                 tries,
                 conflicts,
             };
@@ -240,6 +242,7 @@ struct RungSettings {
     lemma_stem: Option<PathBuf>,
     lemma_every: Duration,
     cut: Option<grundy::sat::bounds::Cut>,
+    only_pieces: Vec<u16>,
     tries: usize,
     conflicts: Option<u32>,
 }
@@ -442,10 +445,10 @@ fn climb_showing_rungs(
                 eprintln!("grundy: note: {line}");
             }
             if step == Step::PiecesStart {
-                let threads = settings.threads;
+                let calls = (settings.threads, settings.only_pieces.as_slice());
                 println!(
                     "  {}",
-                    pieces_start_line(l, r, encoding, threads, lemma_dir.as_deref())
+                    pieces_start_line(l, r, encoding, calls, lemma_dir.as_deref())
                 );
                 display = Some(pieces_progress(encoding, r, q.p, halves));
             }
@@ -485,6 +488,7 @@ fn climb_showing_rungs(
             lemma_stem: settings.lemma_stem,
             lemma_every: settings.lemma_every,
             cut: settings.cut,
+            only_pieces: settings.only_pieces.clone(),
             tries: settings.tries,
             conflicts: settings.conflicts,
         };
@@ -527,15 +531,15 @@ fn kept_lemmas_found<'l>(
     l.kept_lemmas(band).into_iter().partition(found)
 }
 
-/// The line a band in pieces starts with: the values of `s[0]` left, how many run at once, and
-/// how many start from lemma files an earlier call kept for them (of this run, with `--tries`,
-/// or of one before; found in `dir`). Why: a piece runs for hours, and a log that says nothing
+/// The line a band in pieces starts with: the values of `s[0]` left (and those this run asks
+/// alone, `--only-pieces`), how many run at once, and how many start from lemma files an
+/// earlier call kept for them (of this run, with `--tries`, or of one before; found in `dir`). Why: a piece runs for hours, and a log that says nothing
 /// until one ends cannot tell a run at work from one that is stuck, nor say what it was given.
 fn pieces_start_line(
     l: &Ladder,
     r: &grundy::sat::bounds::Rung,
     e: &grundy::sat::encode::PeriodEncoding,
-    threads: usize,
+    (threads, only): (usize, &[u16]),
     dir: Option<&std::path::Path>,
 ) -> String {
     let band = Band {
@@ -555,6 +559,10 @@ fn pieces_start_line(
         tops.len(),
         threads.max(1)
     );
+    if !only.is_empty() {
+        let only: Vec<String> = only.iter().map(u16::to_string).collect();
+        line += &format!("; this run asks only s[0] = {}", only.join(", "));
+    }
     // No count of clauses: the file may have been rewritten since its record (the same call
     // run with another folder), and the rung line says what each call was given.
     if !given.is_empty() {

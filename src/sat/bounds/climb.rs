@@ -59,6 +59,12 @@ pub struct Climb<'a> {
     /// With `pieces`: each piece asked as the two halves of a cut of `s[residue]` at a value
     /// ([`Half`]), each saved as it ends.
     pub cut: Option<Cut>,
+    /// With `pieces`: only these values of the open band's `s[0]` are asked (empty: every
+    /// one), and the climb stops after that band. Why: pieces are asked lowest first, and the
+    /// climb stops at the first without an answer, so a piece that resists for days keeps the
+    /// band's others from ever being asked. The band is refuted only once every piece is, by
+    /// this run or earlier ones.
+    pub only_pieces: Vec<Value>,
     /// Tries in all, in this run, of a call left without an answer in `timeout` (a whole rung,
     /// or the pieces of a band): each try after the first is given the lemmas the calls before
     /// it kept (`lemma_stem` is needed for more than 1). Why: a campaign of months is a chain
@@ -126,9 +132,14 @@ pub fn climb(
             while rung_in_pieces(run, ladder, band, &units, check, after_rung)?
                 == RungAnswer::Timeout
             {
-                if !try_again(run, &mut tried, ladder, after_rung)? {
+                if only_pieces_refuted(run, ladder)
+                    || !try_again(run, &mut tried, ladder, after_rung)?
+                {
                     return Ok(());
                 }
+            }
+            if !run.only_pieces.is_empty() {
+                return Ok(());
             }
             continue;
         }
@@ -149,6 +160,14 @@ pub fn climb(
         }
     }
     Ok(())
+}
+
+/// With [`Climb::only_pieces`]: whether the last rung (the band's try) has each of them
+/// refuted, so that asking again would ask nothing.
+fn only_pieces_refuted(run: &Climb, ladder: &Ladder) -> bool {
+    let rung = ladder.rungs.last();
+    !run.only_pieces.is_empty()
+        && (run.only_pieces.iter()).all(|&top| rung.is_some_and(|r| r.covers(top)))
 }
 
 /// Whether a call left without an answer is asked again ([`Climb::tries`]): tries are left and
@@ -246,6 +265,15 @@ fn rung_in_pieces(
 ) -> Result<RungAnswer, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let e = run.encoding;
+    let tops = band_tops(e, band);
+    let values: Vec<Value> = tops.iter().map(|&c| e.expand(&[c])[0]).collect();
+    if let Some(v) = (run.only_pieces.iter()).find(|v| !values.contains(v)) {
+        let values: Vec<String> = values.iter().map(Value::to_string).collect();
+        return Err(format!(
+            "s[0] = {v} is no piece of the open band {band} (its pieces: s[0] = {})",
+            values.join(", ")
+        ));
+    }
     let index = rung_to_continue(run, ladder, band);
     // Each byte of the band, or each half of it with a cut, not refuted yet.
     let halves: Vec<Option<Half>> = match run.cut {
@@ -253,7 +281,11 @@ fn rung_in_pieces(
         None => vec![None],
     };
     let rung = &ladder.rungs[index];
-    let todo: Vec<(u8, Option<Half>)> = (band_tops(e, band).into_iter())
+    let asked = |c: &u8| {
+        let top = e.expand(&[*c])[0];
+        run.only_pieces.is_empty() || run.only_pieces.contains(&top)
+    };
+    let todo: Vec<(u8, Option<Half>)> = (tops.iter().copied().filter(asked))
         .flat_map(|c| halves.iter().map(move |&h| (c, h)))
         .filter(|&(c, h)| !rung.has_piece(e.expand(&[c])[0], h))
         .collect();
@@ -327,6 +359,11 @@ fn rung_in_pieces(
         not_refuted,
         take,
     )?;
+    // Pieces left out of this run (`only_pieces`) leave the band open.
+    let covered = |c: &u8| ladder.rungs[index].covers(e.expand(&[*c])[0]);
+    if answer == RungAnswer::Unsat && !tops.iter().all(covered) {
+        answer = RungAnswer::Timeout;
+    }
     if answer != RungAnswer::Timeout {
         ladder.forget_kept(band, None);
     }
