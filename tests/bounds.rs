@@ -1495,7 +1495,7 @@ fn a_climb_with_lemmas_answers_as_the_brute_force_and_keeps_no_answered_file() {
 /// and the ladder names that file and its clauses (`kept`); a run that will not give the piece
 /// that file (no `--lemmas`, or another folder) says so before it starts; asked again with it,
 /// that piece is given exactly the clauses of that file (counted here from the file), and its
-/// file keeps them.
+/// file keeps them; a run that asks only another piece (`--only-pieces`) says nothing of it.
 #[test]
 fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let dir = tempfile::tempdir().unwrap();
@@ -1601,6 +1601,21 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let after = clauses();
     let (_, kept) = after.iter().find(|(n, _)| *n == name).unwrap();
     assert!(*kept >= learned, "{after:?} after {stopped:?}");
+    // A run that asks only another piece (`--only-pieces`) says nothing of 256's file: neither
+    // that it is missing (no --lemmas) nor that a call starts from it.
+    let only = ["--only-pieces", &common[1]];
+    let said = grundy(&[&without[..], &only].concat());
+    assert!(said.status.success(), "{said:?}");
+    let note = String::from_utf8_lossy(&said.stderr);
+    assert!(!note.contains("lemmas kept by an earlier run"), "{note}");
+    let said = grundy(&[&args[..], &only].concat());
+    assert!(said.status.success(), "{said:?}");
+    let said = String::from_utf8_lossy(&said.stdout);
+    let asks = format!("this run asks only s[0] = {}", common[1]);
+    assert!(
+        said.contains(&asks) && !said.contains("start from lemma files"),
+        "{said}"
+    );
 }
 
 /// `--tries 2`: a call with no answer in `--timeout` is asked again in the same run, given the

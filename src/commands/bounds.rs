@@ -441,7 +441,8 @@ fn climb_showing_rungs(
         }
         // A call about to start: nothing to save yet, but what it will not be given is said.
         if let Some(band) = starts {
-            for line in lemmas_not_found(l, band, lemma_dir.as_deref()) {
+            let asked = (lemma_dir.as_deref(), settings.only_pieces.as_slice());
+            for line in lemmas_not_found(l, band, asked) {
                 eprintln!("grundy: note: {line}");
             }
             if step == Step::PiecesStart {
@@ -498,10 +499,15 @@ fn climb_showing_rungs(
 }
 
 /// A line for each call of `band` whose lemma file the last run kept ([`Ladder::kept_lemmas`])
-/// and this one will not give it: not in `dir`, or no `--lemmas` (`dir` `None`). The call then
-/// starts afresh, and a run of hours should say so before it starts, not after.
-fn lemmas_not_found(l: &Ladder, band: Band, dir: Option<&std::path::Path>) -> Vec<String> {
-    let (_, missing) = kept_lemmas_found(l, band, dir);
+/// and this one will not give it: not in `dir`, or no `--lemmas` (`dir` `None`); of the pieces
+/// `only` when it names some. The call then starts afresh, and a run of hours should say so
+/// before it starts, not after.
+fn lemmas_not_found(
+    l: &Ladder,
+    band: Band,
+    (dir, only): (Option<&std::path::Path>, &[u16]),
+) -> Vec<String> {
+    let (_, missing) = kept_lemmas_found(l, band, (dir, only));
     let line = |k: &KeptLemmas| {
         let call = match k.piece() {
             Some(piece) => format!("the piece {piece} of {band}"),
@@ -521,20 +527,23 @@ fn lemmas_not_found(l: &Ladder, band: Band, dir: Option<&std::path::Path>) -> Ve
 
 /// The lemma files the last run kept for the calls of `band` ([`Ladder::kept_lemmas`]): those
 /// in `dir`, which this run gives their calls, and those it will not (not there, or no
-/// `--lemmas`: `dir` `None`).
+/// `--lemmas`: `dir` `None`); only those of the pieces `only` when it names some
+/// (`--only-pieces`: the calls this run makes).
 fn kept_lemmas_found<'l>(
     l: &'l Ladder,
     band: Band,
-    dir: Option<&std::path::Path>,
+    (dir, only): (Option<&std::path::Path>, &[u16]),
 ) -> (Vec<&'l KeptLemmas>, Vec<&'l KeptLemmas>) {
+    let asked = |k: &&KeptLemmas| only.is_empty() || k.top.is_some_and(|t| only.contains(&t));
     let found = |k: &&KeptLemmas| dir.is_some_and(|d| d.join(&k.file).exists());
-    l.kept_lemmas(band).into_iter().partition(found)
+    (l.kept_lemmas(band).into_iter().filter(asked)).partition(found)
 }
 
 /// The line a band in pieces starts with: the values of `s[0]` left (and those this run asks
 /// alone, `--only-pieces`), how many run at once, and how many start from lemma files an
-/// earlier call kept for them (of this run, with `--tries`, or of one before; found in `dir`). Why: a piece runs for hours, and a log that says nothing
-/// until one ends cannot tell a run at work from one that is stuck, nor say what it was given.
+/// earlier call kept for them (of this run, with `--tries`, or of one before; found in `dir`).
+/// Why: a piece runs for hours, and a log that says nothing until one ends cannot tell a run at
+/// work from one that is stuck, nor say what it was given.
 fn pieces_start_line(
     l: &Ladder,
     r: &grundy::sat::bounds::Rung,
@@ -552,7 +561,7 @@ fn pieces_start_line(
         .filter(|&top| !r.covers(top))
         .map(|top| top.to_string())
         .collect();
-    let (given, _) = kept_lemmas_found(l, band, dir);
+    let (given, _) = kept_lemmas_found(l, band, (dir, only));
     let mut line = format!(
         "{band} in pieces: s[0] = {} left of {}, {} at once",
         left.join(", "),
