@@ -102,6 +102,12 @@ pub(crate) fn ladder_json(path: &std::path::Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// A rung's band and answer, as the ladder file has them.
+fn band_answer(rung: &Json) -> (Option<u64>, Option<u64>, Option<&str>) {
+    let field = |name: &str| rung[name].as_u64();
+    (field("from"), field("below"), rung["answer"].as_str())
+}
+
 /// The last rung of a ladder file: the try a run made or went on with last.
 fn last_rung(path: &std::path::Path) -> Json {
     ladder_json(path)["rungs"]
@@ -1644,11 +1650,7 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
         let (first, second) = (&rungs[before], &rungs[before + 1]);
         for rung in [first, second] {
             assert_eq!(
-                (
-                    rung["from"].as_u64(),
-                    rung["below"].as_u64(),
-                    rung["answer"].as_str()
-                ),
+                band_answer(rung),
                 (Some(256), Some(264), Some("timeout")),
                 "{how:?}: {rung}"
             );
@@ -1954,11 +1956,7 @@ fn only_the_pieces_named_are_asked_and_the_band_waits_for_the_rest() {
     let rungs = ladder["rungs"].as_array().unwrap();
     let last = rungs.last().unwrap();
     assert_eq!(
-        (
-            last["from"].as_u64(),
-            last["below"].as_u64(),
-            last["answer"].as_str()
-        ),
+        band_answer(last),
         (Some(40), Some(72), Some("timeout")),
         "{said}"
     );
