@@ -281,13 +281,12 @@ fn rung_in_pieces(
         None => vec![None],
     };
     let rung = &ladder.rungs[index];
-    let asked = |c: &u8| {
-        let top = e.expand(&[*c])[0];
-        run.only_pieces.is_empty() || run.only_pieces.contains(&top)
-    };
-    let todo: Vec<(u8, Option<Half>)> = (tops.iter().copied().filter(asked))
-        .flat_map(|c| halves.iter().map(move |&h| (c, h)))
-        .filter(|&(c, h)| !rung.has_piece(e.expand(&[c])[0], h))
+    let asked = |v: &Value| run.only_pieces.is_empty() || run.only_pieces.contains(v);
+    let todo: Vec<(u8, Option<Half>)> = (tops.iter().zip(&values))
+        .filter(|(_, v)| asked(v))
+        .flat_map(|(&c, &v)| halves.iter().map(move |&h| (c, v, h)))
+        .filter(|&(_, v, h)| !rung.has_piece(v, h))
+        .map(|(c, _, h)| (c, h))
         .collect();
     after_rung(ladder, Step::PiecesStart)?;
     let mut answer = RungAnswer::Unsat;
@@ -360,8 +359,8 @@ fn rung_in_pieces(
         take,
     )?;
     // Pieces left out of this run (`only_pieces`) leave the band open.
-    let covered = |c: &u8| ladder.rungs[index].covers(e.expand(&[*c])[0]);
-    if answer == RungAnswer::Unsat && !tops.iter().all(covered) {
+    let covered = |v: &Value| ladder.rungs[index].covers(*v);
+    if answer == RungAnswer::Unsat && !values.iter().all(covered) {
         answer = RungAnswer::Timeout;
     }
     if answer != RungAnswer::Timeout {
