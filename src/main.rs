@@ -586,7 +586,8 @@ struct BoundsArgs {
     conflicts: Option<u32>,
     /// Climb nothing: fold this copy of the ladder, from another machine, into the ladder
     /// (its checked proofs into the same bands here, its tries this one lacks appended, a try
-    /// it went on with taken in its later state; refused if both went on with the same try),
+    /// it went on with taken in its later state, one both went on with joined, each run's
+    /// seconds counted once),
     /// copy the lemma files its tries kept from `lemmas/` beside it into this ladder's lemma
     /// folder (`lemmas/` beside it, or --lemmas DIR), then merge what the ladder answers into
     /// the periods file.

@@ -1840,7 +1840,7 @@ fn a_whole_rung_stopped_keeps_its_lemmas_and_a_run_without_them_says_so() {
 /// rung last in the ladder and none of its pieces refuted yet (a fresh ladder), then one `Piece`
 /// per common value of the band as it is refuted (counted here from the definition), then
 /// `Rung`; the climb of p = 4 from 8 by 32 ends at the band of the brute force's least largest
-/// value.
+/// value. Each band's seconds are named as the run's share. Mutation: no share recorded.
 #[test]
 fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
     use grundy::sat::bounds::{Climb, Ladder, Step, climb};
@@ -1876,6 +1876,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         only_pieces: Vec::new(),
         tries: 1,
         conflicts: None,
+        run_name: "this-run".to_string(),
     };
     let check = |bytes: &[u8]| -> Result<Vec<u16>, String> {
         let s = e.expand(bytes);
@@ -1914,6 +1915,13 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         expected.push((Step::Rung, (from, below), pieces, answer.to_string()));
     }
     assert_eq!(steps, expected);
+    // Each band's seconds are this run's share of it, all of them ([`Rung::runs`]).
+    for rung in &ladder.rungs {
+        let shares: Vec<(&str, f64)> = (rung.runs.iter())
+            .map(|share| (share.run.as_str(), share.seconds))
+            .collect();
+        assert_eq!(shares, [("this-run", rung.seconds)], "{rung:?}");
+    }
 }
 
 /// `--only-pieces V`: on p = 4's ladder climbed to 40 in pieces, the band 40..72 asked for one
@@ -2315,32 +2323,114 @@ fn a_merge_appends_new_tries_and_takes_a_try_gone_on_with() {
     assert_eq!(again, merged);
 }
 
-/// Two copies that both went on with the same try in pieces (each refuting another piece of the
-/// open band): the merge is refused in one line (its seconds would count twice), and our ladder
-/// stays as it was, byte for byte.
-#[test]
-fn a_merge_of_two_copies_gone_on_with_one_try_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let open = committed_p39_ladder_open_in_pieces();
-    let last = open["rungs"].as_array().unwrap().last().unwrap();
+/// p = 39's ladder open in pieces ([`committed_p39_ladder_open_in_pieces`]) with its open try
+/// named as run `base` of this build, or with no run named (`base` `None`, a try of a build
+/// before 2026-11-28); the band's common values ([`is_common`]) that no piece holds yet,
+/// highest first.
+fn p39_open_try_with_free_pieces(base: Option<&str>) -> (Json, Vec<u64>) {
+    let mut open = committed_p39_ladder_open_in_pieces();
+    let last = open["rungs"].as_array_mut().unwrap().last_mut().unwrap();
+    if let Some(run) = base {
+        last["runs"] = serde_json::json!([{"run": run, "seconds": last["seconds"]}]);
+    }
     let held: Vec<u64> = (last["pieces"].as_array().unwrap().iter())
         .map(|piece| piece["top"].as_u64().unwrap())
         .collect();
     let band = last["from"].as_u64().unwrap()..last["below"].as_u64().unwrap();
-    // Common values ([`is_common`]) that no piece holds yet.
-    let mut free = band
+    let free = band
         .rev()
-        .filter(|&top| is_common(top as u16) && !held.contains(&top));
-    let gone_on = |top: u64, seconds: f64| {
-        let mut ladder = open.clone();
-        let last = ladder["rungs"].as_array_mut().unwrap().last_mut().unwrap();
-        let piece = serde_json::json!({"top": top, "seconds": seconds});
+        .filter(|&top| is_common(top as u16) && !held.contains(&top))
+        .collect();
+    (open, free)
+}
+
+/// `open` gone on with by the run `run` (`None`: a run of an earlier build, which names
+/// itself nowhere) for `seconds`, refuting the pieces `tops`.
+fn gone_on(open: &Json, run: Option<&str>, seconds: f64, tops: &[u64]) -> Json {
+    let mut ladder = open.clone();
+    let last = ladder["rungs"].as_array_mut().unwrap().last_mut().unwrap();
+    for &top in tops {
+        let piece = serde_json::json!({"top": top, "seconds": seconds / tops.len() as f64});
         last["pieces"].as_array_mut().unwrap().push(piece);
-        last["seconds"] = serde_json::json!(last["seconds"].as_f64().unwrap() + seconds);
-        ladder
+    }
+    last["seconds"] = serde_json::json!(last["seconds"].as_f64().unwrap() + seconds);
+    if let Some(run) = run {
+        let share = serde_json::json!({"run": run, "seconds": seconds});
+        let runs = last.as_object_mut().unwrap().entry("runs");
+        runs.or_insert_with(|| serde_json::json!([]))
+            .as_array_mut()
+            .unwrap()
+            .push(share);
+    }
+    ladder
+}
+
+/// The open try of p = 39's ladder after a merge: its answer, seconds, pieces' values
+/// (sorted) and runs' names (sorted).
+fn open_try_after(ladder: &Json) -> (String, f64, Vec<u64>, Vec<String>) {
+    let last = ladder["rungs"].as_array().unwrap().last().unwrap();
+    let mut tops: Vec<u64> = (last["pieces"].as_array().unwrap().iter())
+        .map(|piece| piece["top"].as_u64().unwrap())
+        .collect();
+    tops.sort_unstable();
+    let mut runs: Vec<String> = (last["runs"].as_array().into_iter().flatten())
+        .map(|share| share["run"].as_str().unwrap().to_string())
+        .collect();
+    runs.sort_unstable();
+    let answer = last["answer"].as_str().unwrap().to_string();
+    (answer, last["seconds"].as_f64().unwrap(), tops, runs)
+}
+
+/// Two copies that both went on with the same try in pieces since they parted (each asking
+/// other pieces of the open band, as two machines with `--only-pieces` do) are joined: the
+/// pieces of both, each run's seconds once (the common run `base` counted once, though both
+/// copies hold it), and the band left open while a value of it is not covered, refuted once
+/// the joined pieces cover every common value of the band (counted here from the definition of
+/// common, not from the encoding). Mutations: a run held by both counted twice; the pieces of
+/// the other copy dropped; a covered band left open; a copy that holds all our pieces and more
+/// seconds, but not our run, taken as our try gone on with.
+#[test]
+fn a_merge_joins_two_copies_gone_on_with_one_try() {
+    let dir = tempfile::tempdir().unwrap();
+    let (open, free) = p39_open_try_with_free_pieces(Some("base"));
+    assert!(free.len() >= 2, "{free:?}");
+    let (_, base_seconds, held, _) = open_try_after(&open);
+    // Ours asked a piece and had no answer; theirs refuted one, in a longer run (so theirs
+    // holds all that ours refuted, and more seconds, but not ours' run).
+    let ours = gone_on(&open, Some("ours"), 100.0, &[]);
+    let theirs = gone_on(&open, Some("theirs"), 200.0, &free[..1]);
+    let joined = "0 tries added, 0 taken in their later state, 1 gone on with by both and joined";
+    let merged = merged_saying(dir.path(), 39, (&ours, &theirs), joined);
+    let (answer, seconds, tops, runs) = open_try_after(&merged);
+    let sorted = |tops: &[u64]| {
+        let mut tops: Vec<u64> = held.iter().chain(tops).copied().collect();
+        tops.sort_unstable();
+        tops
     };
-    let ours = gone_on(free.next().unwrap(), 100.0);
-    let theirs = gone_on(free.next().unwrap(), 200.0);
+    assert_eq!(tops, sorted(&free[..1]));
+    assert_eq!(runs, ["base", "ours", "theirs"]);
+    assert!((seconds - (base_seconds + 300.0)).abs() < 1e-6, "{seconds}");
+    assert_eq!(answer, "timeout");
+    // The rest of the band by a third copy: the band is refuted.
+    let rest = gone_on(&open, Some("rest"), 50.0, &free[1..]);
+    let merged = merged_saying(dir.path(), 39, (&merged, &rest), "1 gone on with by both");
+    let (answer, seconds, tops, _) = open_try_after(&merged);
+    assert_eq!(tops, sorted(&free));
+    assert_eq!(answer, "unsat");
+    assert!((seconds - (base_seconds + 350.0)).abs() < 1e-6, "{seconds}");
+    let again = merged_saying(dir.path(), 39, (&merged, &rest), "nothing new");
+    assert_eq!(again, merged);
+}
+
+/// Two copies that both went on with the same try in runs of an earlier build, which name
+/// themselves nowhere: the seconds of their common part cannot be told apart, so the merge is
+/// refused in one line, and our ladder stays as it was, byte for byte.
+#[test]
+fn a_merge_of_two_copies_gone_on_with_one_try_in_unnamed_runs_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (open, free) = p39_open_try_with_free_pieces(None);
+    let ours = gone_on(&open, None, 100.0, &free[..1]);
+    let theirs = gone_on(&open, None, 200.0, &free[1..2]);
     refused_saying(
         dir.path(),
         39,

@@ -492,6 +492,7 @@ fn climb_showing_rungs(
             only_pieces: settings.only_pieces.clone(),
             tries: settings.tries,
             conflicts: settings.conflicts,
+            run_name: grundy::sat::bounds::RunShare::name_this_run(),
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });

@@ -73,6 +73,9 @@ pub struct Climb<'a> {
     /// minutes, then refuted in 105 s given its 2^20 clauses; 213 of 208..216, 38 minutes, then
     /// 1295 s), where before each try waited for someone to start the next run.
     pub tries: usize,
+    /// This run's name in the tries it goes on with ([`Rung::runs`]):
+    /// [`super::RunShare::name_this_run`] once per process.
+    pub run_name: String,
 }
 
 /// Where a climb is when it shows the ladder to its caller (the ladder's last rung is the one
@@ -239,6 +242,7 @@ fn whole_rung(
         kept: Vec::new(),
         conflicts: run.conflicts_kept(),
         in_pieces: Some(false),
+        runs: Vec::new(),
     });
     if let Some(kept) = kept {
         ladder.keep_lemmas(band, index, (None, None), kept);
@@ -300,7 +304,7 @@ fn rung_in_pieces(
                 seconds: Duration,
                 halt: &AtomicBool| {
         // Wall-clock time, whatever the threads.
-        ladder.rungs[index].seconds += mark.elapsed().as_secs_f64();
+        ladder.rungs[index].add_seconds(&run.run_name, mark.elapsed().as_secs_f64());
         mark = Instant::now();
         let Asked {
             answer: said,
@@ -407,6 +411,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
             kept: Vec::new(),
             conflicts: None,
             in_pieces: Some(true),
+            runs: Vec::new(),
         },
     };
     ladder.rungs.push(Rung {

@@ -15,9 +15,13 @@
 //!   it is here; a try the other copy went on with (in pieces: every piece of ours, and more
 //!   seconds) replaces ours, moved to the end as a run moves the try it goes on with; a try
 //!   this copy went on with stays; any other is appended. When both copies went on with the
-//!   same try (a piece in common, and each with something the other lacks), the seconds of
-//!   their common part cannot be told apart, so the merge is refused rather than count them
-//!   twice or drop some.
+//!   same try (a piece in common, and each with something the other lacks: two machines
+//!   asking other pieces of one band with `--only-pieces`), the two are joined: the pieces
+//!   and kept lemma files of both, and the seconds of each run counted once, by the run's
+//!   name ([`Rung::runs`]); the band is refuted once the joined pieces cover it. Seconds that
+//!   no run names (runs of builds before 2026-11-28) cannot be told apart, so where the two
+//!   copies hold different amounts of them the merge is refused rather than count them twice
+//!   or drop some.
 //!
 //! Nothing is taken on trust beyond what a ladder already records: a pattern of the other copy
 //! is witness-checked before it is kept, and proofs carry their checker's name as they did
@@ -29,7 +33,7 @@
 
 use std::path::Path;
 
-use super::{Ladder, ProofPiece, Rung, RungAnswer};
+use super::{Band, Ladder, ProofPiece, RunShare, Rung, RungAnswer, band_tops};
 use crate::sat::encode::PeriodEncoding;
 use crate::values::Value;
 
@@ -40,6 +44,8 @@ pub struct Merged {
     pub tries_added: usize,
     /// Tries here replaced by the other copy's later state of them.
     pub tries_went_on: usize,
+    /// Tries that both copies went on with since they parted, joined here.
+    pub tries_joined: usize,
     /// Checked proofs of whole rungs taken.
     pub rung_proofs: usize,
     /// Checked proofs of pieces (or halves) taken.
@@ -64,10 +70,12 @@ impl std::fmt::Display for Merged {
         }
         write!(
             f,
-            "{} tries added, {} taken in their later state; {} checked proofs of rungs and {} of \
-             pieces taken, {} rungs closed by their pieces",
+            "{} tries added, {} taken in their later state, {} gone on with by both and \
+             joined; {} checked proofs of rungs and {} of pieces taken, {} rungs closed by their \
+             pieces",
             self.tries_added,
             self.tries_went_on,
+            self.tries_joined,
             self.rung_proofs,
             self.piece_proofs,
             self.rungs_closed
@@ -85,6 +93,8 @@ enum TryHere {
     Held,
     /// Here in an earlier state, at this index.
     Earlier(usize),
+    /// Here, at this index, gone on with by both copies since they parted.
+    Parted(usize),
     /// Not here.
     New,
 }
@@ -97,7 +107,8 @@ impl Ladder {
     ///
     /// # Errors
     /// A line, with this ladder unchanged, if `other` is of another question or encoding, if
-    /// both copies went on with the same try, or if its pattern fails the check.
+    /// both copies went on with the same try in runs that do not name themselves, or if its
+    /// pattern fails the check.
     pub fn merge_from(
         &mut self,
         other: &Ladder,
@@ -117,6 +128,10 @@ impl Ladder {
                     merged.rungs.remove(index);
                     merged.rungs.push(theirs.clone());
                     done.tries_went_on += 1;
+                }
+                TryHere::Parted(index) => {
+                    merged.rungs[index].join(theirs, largest_first);
+                    done.tries_joined += 1;
                 }
                 TryHere::New => {
                     merged.rungs.push(theirs.clone());
@@ -151,15 +166,20 @@ impl Ladder {
         if let Some((index, _)) = same_band().find(|(_, r)| r.went_on_into(theirs)) {
             return Ok(TryHere::Earlier(index));
         }
-        if let Some((_, r)) = same_band().find(|(_, r)| r.shares_a_piece(theirs)) {
+        let Some((index, r)) = same_band().find(|(_, r)| r.shares_a_piece(theirs)) else {
+            return Ok(TryHere::New);
+        };
+        let (here, there) = (r.unnamed_seconds(), theirs.unnamed_seconds());
+        // Sums of the same shares in another order differ in the last bits only.
+        if (here - there).abs() > 1e-3 * here.abs().max(1.0) {
             return Err(format!(
-                "both ladders went on with the same try of the band {}..{} ({:.0} s here, {:.0} s \
-                 there, each with pieces the other lacks): its seconds would count twice; merge \
-                 that rung by hand",
-                r.from, r.below, r.seconds, theirs.seconds
+                "both ladders went on with the same try of the band {}..{} in runs of builds \
+                 before 2026-11-28, which do not name themselves ({:.0} s here, {:.0} s there): \
+                 its seconds would count twice; merge that rung by hand",
+                r.from, r.below, here, there
             ));
         }
-        Ok(TryHere::New)
+        Ok(TryHere::Parted(index))
     }
 }
 
@@ -194,6 +214,8 @@ impl Rung {
                 conflicts,
                 // What a copy of an earlier build lacks (None) for the same try.
                 in_pieces: _,
+                // Shares of `seconds`, which the record holds.
+                runs: _,
             } = r.clone();
             let tried = (from, below, largest_first, threads, answer);
             (
@@ -206,13 +228,68 @@ impl Rung {
     }
 
     /// Whether `later` is this try gone on with: this one had no answer, with pieces refuted
-    /// (only such a try is gone on with), and `later` refutes each of them and ran longer.
+    /// (only such a try is gone on with), and `later` refutes each of them, ran longer, and
+    /// holds each of its runs with at least the seconds it has here.
     fn went_on_into(&self, later: &Rung) -> bool {
+        let run_held = |mine: &RunShare| {
+            (later.runs.iter()).any(|r| r.run == mine.run && r.seconds >= mine.seconds)
+        };
         self.same_band(later)
             && self.answer == RungAnswer::Timeout
             && !self.pieces.is_empty()
             && later.seconds > self.seconds
             && (self.pieces.iter()).all(|p| later.has_piece(p.top, p.half))
+            && self.runs.iter().all(run_held)
+    }
+
+    /// The seconds of this try that no run names: those of runs of builds before 2026-11-28.
+    fn unnamed_seconds(&self) -> f64 {
+        self.seconds - self.runs.iter().map(|r| r.seconds).sum::<f64>()
+    }
+
+    /// Joins `theirs`, this try as the other copy went on with it since they parted: each run
+    /// counted once (with the most seconds either copy saw of it, a copy taken mid-run seeing
+    /// fewer), the pieces and kept lemma files of both (ours where both have one of a piece),
+    /// the most lemmas given, and the answer of the joined pieces: a pattern if either found
+    /// one, refuted once they cover the band (of `e`'s bytes), else none.
+    fn join(&mut self, theirs: &Rung, e: &PeriodEncoding) {
+        let unnamed = self.unnamed_seconds();
+        for share in &theirs.runs {
+            match self.runs.iter_mut().find(|r| r.run == share.run) {
+                Some(mine) => mine.seconds = mine.seconds.max(share.seconds),
+                None => self.runs.push(share.clone()),
+            }
+        }
+        self.seconds = unnamed + self.runs.iter().map(|r| r.seconds).sum::<f64>();
+        for piece in &theirs.pieces {
+            if !(self.pieces.iter()).any(|p| (p.top, p.half) == (piece.top, piece.half)) {
+                self.pieces.push(piece.clone());
+            }
+        }
+        for kept in &theirs.kept {
+            if !(self.kept.iter()).any(|k| (k.top, k.half) == (kept.top, kept.half)) {
+                self.kept.push(kept.clone());
+            }
+        }
+        let refuted: Vec<bool> = (self.kept.iter())
+            .map(|k| k.top.is_some_and(|top| self.has_piece(top, k.half)))
+            .collect();
+        let mut refuted = refuted.into_iter();
+        self.kept.retain(|_| !refuted.next().unwrap_or(false));
+        self.lemmas = self.lemmas.max(theirs.lemmas);
+        let band = Band {
+            from: self.from,
+            below: self.below,
+        };
+        let covered = (band_tops(e, band).iter()).all(|&c| self.covers(e.expand(&[c])[0]));
+        if self.answer == RungAnswer::Sat || theirs.answer == RungAnswer::Sat {
+            self.answer = RungAnswer::Sat;
+        } else if covered {
+            // The band rests on its pieces, as a climb leaves a band it refuted.
+            self.answer = RungAnswer::Unsat;
+            self.lemmas = 0;
+            self.kept.clear();
+        }
     }
 
     /// Whether the two tries hold one piece exactly alike: a try they both went on from.

@@ -136,6 +136,33 @@ pub struct Rung {
     /// band, or a ladder of an earlier build (whose table then claims neither).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub in_pieces: Option<bool>,
+    /// The runs that went on with this try in pieces, each with the seconds it spent on it, so
+    /// that `seconds` is their sum plus what runs of builds before 2026-11-28, which name none,
+    /// spent. Why: copies of a ladder on two machines may both go on with one try, each asking
+    /// other pieces (`--only-pieces`); a merge then adds what each run spent once, by its name
+    /// ([`Ladder::merge_from`]), where before it could not tell their common part.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runs: Vec<RunShare>,
+}
+
+/// What one run (one process) spent on a try in pieces ([`Rung::runs`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunShare {
+    /// The run's name, unique across machines: its start in nanoseconds since the epoch and its
+    /// process id, in hex ([`RunShare::name_this_run`]).
+    pub run: String,
+    pub seconds: f64,
+}
+
+impl RunShare {
+    /// A name for the run now starting: two runs on two machines would have to start in the
+    /// same nanosecond with the same process id to share it.
+    pub fn name_this_run() -> String {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        format!("{nanos:x}-{:x}", std::process::id())
+    }
 }
 
 /// The lemma file a call left without an answer kept for the same call asked again: the piece
@@ -328,6 +355,18 @@ impl Rung {
         PiecesRefuted { whole, halves }
     }
 
+    /// Adds `seconds` that the run named `run` spent on this try, to its share and the total.
+    fn add_seconds(&mut self, run: &str, seconds: f64) {
+        self.seconds += seconds;
+        match self.runs.iter_mut().find(|share| share.run == run) {
+            Some(share) => share.seconds += seconds,
+            None => self.runs.push(RunShare {
+                run: run.to_string(),
+                seconds,
+            }),
+        }
+    }
+
     /// Whether the piece at `top` (or its `half`) needs no call: it, or the whole piece, is
     /// refuted.
     fn has_piece(&self, top: Value, half: Option<Half>) -> bool {
@@ -495,6 +534,7 @@ impl Ladder {
             kept: Vec::new(),
             conflicts: None,
             in_pieces: None,
+            runs: Vec::new(),
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();
@@ -1060,6 +1100,7 @@ mod tests {
             kept: Vec::new(),
             conflicts: None,
             in_pieces: None,
+            runs: Vec::new(),
         }
     }
 
