@@ -537,6 +537,13 @@ struct BoundsArgs {
         conflicts_with = "prove_chain"
     )]
     only_pieces: Vec<u16>,
+    /// With --pieces: a piece left without an answer does not end the try: every open piece of
+    /// the band (of --only-pieces, when given) is asked once a try, lowest first, each for
+    /// --timeout, and --tries goes round them again. Why: a try ends at its first piece without
+    /// an answer, so behind a piece that resists for days the others are never asked, nor a
+    /// pattern among them found; in turn, each gets its share, and its lemma file grows.
+    #[arg(long, requires = "pieces", conflicts_with = "prove_chain")]
+    in_turn: bool,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]

@@ -1723,6 +1723,40 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
     }
 }
 
+/// `--in-turn`: a piece left without an answer ends no try, so one try asks every piece of p =
+/// 27's band 256..264 (each stopped by 3000 conflicts), and the try keeps a lemma file for each
+/// common value of the band (counted here from the definition of common); without it the try
+/// ends at the lowest. Mutation: the try ended at the first piece without an answer (one file).
+#[test]
+fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
+    let common: Vec<u64> = (256..264u16)
+        .filter(|&v| is_common(v))
+        .map(u64::from)
+        .collect();
+    for (how, asked) in [(&["--in-turn"][..], &common[..]), (&[], &common[..1])] {
+        let dir = tempfile::tempdir().unwrap();
+        let ladder = committed_p27_ladder(dir.path());
+        let out = dir.path().join("periods.json");
+        let band = ["--from", "264", "--to", "264", "--pieces", "--lemmas"];
+        let out = ["--out", out.to_str().unwrap()];
+        let run = grundy(&[&P27_BOUNDS[..], &band, &BOUNDED_CALL, how, &out].concat());
+        assert!(run.status.success(), "{how:?}: {run:?}");
+        let said = String::from_utf8_lossy(&run.stdout);
+        assert_eq!(
+            said.contains("each asked in turn"),
+            !how.is_empty(),
+            "{said}"
+        );
+        let rung = last_rung(&ladder);
+        assert_eq!(band_answer(&rung), (Some(256), Some(264), Some("timeout")));
+        let mut kept: Vec<u64> = (rung["kept"].as_array().unwrap().iter())
+            .map(|k| k["top"].as_u64().unwrap())
+            .collect();
+        kept.sort_unstable();
+        assert_eq!(kept, asked, "{how:?}: {said}");
+    }
+}
+
 /// `--merge` brings the lemma files of the tries it takes: a copy of p = 27's committed ladder
 /// "there" stops the band 256..264 after 3000 conflicts with `--lemmas` (its file in `lemmas/`
 /// beside it), and merged into the ladder "here" its try comes with that file, byte for byte, into
@@ -1874,6 +1908,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         lemma_every: std::time::Duration::from_secs(600),
         cut: None,
         only_pieces: Vec::new(),
+        in_turn: false,
         tries: 1,
         conflicts: None,
         run_name: "this-run".to_string(),

@@ -30,6 +30,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         pieces,
         cut,
         only_pieces,
+        in_turn,
         incremental,
         threads,
         lemmas,
@@ -115,6 +116,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 lemma_every,
                 cut,
                 only_pieces,
+                in_turn,
                 tries,
                 conflicts,
             };
@@ -243,6 +245,7 @@ struct RungSettings {
     lemma_every: Duration,
     cut: Option<grundy::sat::bounds::Cut>,
     only_pieces: Vec<u16>,
+    in_turn: bool,
     tries: usize,
     conflicts: Option<u32>,
 }
@@ -447,8 +450,12 @@ fn climb_showing_rungs(
             }
             if step == Step::PiecesStart {
                 let calls = (settings.threads, settings.only_pieces.as_slice());
+                let in_turn = match settings.in_turn {
+                    true => "; each asked in turn (one without an answer ends no try)",
+                    false => "",
+                };
                 println!(
-                    "  {}",
+                    "  {}{in_turn}",
                     pieces_start_line(l, r, encoding, calls, lemma_dir.as_deref())
                 );
                 display = Some(pieces_progress(encoding, r, q.p, halves));
@@ -490,6 +497,7 @@ fn climb_showing_rungs(
             lemma_every: settings.lemma_every,
             cut: settings.cut,
             only_pieces: settings.only_pieces.clone(),
+            in_turn: settings.in_turn,
             tries: settings.tries,
             conflicts: settings.conflicts,
             run_name: grundy::sat::bounds::RunShare::name_this_run(),

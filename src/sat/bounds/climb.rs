@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::{
     Asked, Band, Cut, Half, KeptLemmas, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer,
-    RungOrPiece, asked_with_proof, band_tops, band_units, not_refuted, rung_stem_of, with_units,
+    RungOrPiece, asked_with_proof, band_tops, band_units, model_or_failure, not_refuted,
+    rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
@@ -65,6 +66,11 @@ pub struct Climb<'a> {
     /// band's others from ever being asked. The band is refuted only once every piece is, by
     /// this run or earlier ones.
     pub only_pieces: Vec<Value>,
+    /// With `pieces`: a piece left without an answer does not end the try; every open piece
+    /// (of `only_pieces`, when it names some) is asked once a try, lowest first. Why: a try
+    /// ends at its first piece without an answer, so behind one that resists for days the
+    /// band's others are never asked, nor a pattern among them found.
+    pub in_turn: bool,
     /// Tries in all, in this run, of a call left without an answer in `timeout` (a whole rung,
     /// or the pieces of a band): each try after the first is given the lemmas the calls before
     /// it kept (`lemma_stem` is needed for more than 1). Why: a campaign of months is a chain
@@ -359,7 +365,10 @@ fn rung_in_pieces(
         run.threads,
         run.stop,
         ask,
-        not_refuted,
+        |outcome: &PieceOutcome| match run.in_turn {
+            true => model_or_failure(outcome),
+            false => not_refuted(outcome),
+        },
         take,
     )?;
     // Pieces left out of this run (`only_pieces`) leave the band open.

@@ -912,6 +912,18 @@ fn not_refuted(outcome: &PieceOutcome) -> bool {
     )
 }
 
+/// Whether a call's outcome ends a try that asks its pieces in turn ([`Climb::in_turn`]): a
+/// model (which answers the band) or a failure.
+fn model_or_failure(outcome: &PieceOutcome) -> bool {
+    !matches!(
+        outcome,
+        Ok(Asked {
+            answer: Answer::Unsat | Answer::Timeout,
+            ..
+        })
+    )
+}
+
 /// The band of a rung and, for a piece of it, the value of `s[0]` it fixes (and its half).
 type RungOrPiece = ((Value, Value), Option<(Value, Option<Half>)>);
 
