@@ -1725,8 +1725,9 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
 
 /// `--in-turn`: a piece left without an answer ends no try, so one try asks every piece of p =
 /// 27's band 256..264 (each stopped by 3000 conflicts), and the try keeps a lemma file for each
-/// common value of the band (counted here from the definition of common); without it the try
-/// ends at the lowest. Mutation: the try ended at the first piece without an answer (one file).
+/// common value of the band (counted here from the definition of common), and says each as it
+/// stops; without it the try ends at the lowest. Mutation: the try ended at the first piece
+/// without an answer (one file).
 #[test]
 fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
     let common: Vec<u64> = (256..264u16)
@@ -1754,6 +1755,15 @@ fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
             .collect();
         kept.sort_unstable();
         assert_eq!(kept, asked, "{how:?}: {said}");
+        // A line for each piece as it stops, with what its file keeps.
+        let stopped: Vec<u64> = (said.lines())
+            .filter(|l| l.contains(": no answer (") && l.contains("lemmas kept for the next try"))
+            .map(|l| {
+                let (_, value) = l.split_once("piece s[0] = ").unwrap();
+                value.split(':').next().unwrap().parse().unwrap()
+            })
+            .collect();
+        assert_eq!(stopped, asked, "{how:?}: {said}");
     }
 }
 

@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use grundy::sat::bounds::{
-    Band, Climb, KeptLemmas, Ladder, RungAnswer, Step, WHOLE_QUESTION, climb, pieces_and_halves,
-    plural, rung_units,
+    Band, Climb, KeptLemmas, Ladder, RungAnswer, Step, StoppedPiece, WHOLE_QUESTION, climb,
+    pieces_and_halves, plural, rung_units,
 };
 use grundy::sat::solve::Preset;
 
@@ -465,6 +465,7 @@ fn climb_showing_rungs(
         l.save(path).map_err(|e| e.to_string())?;
         let line = match step {
             Step::Piece => format!("  {}", piece_words(r)),
+            Step::PieceStopped(stopped) => format!("  {}", stopped_piece_words(r, stopped)),
             _ => format!("  {}", rung_line(r)),
         };
         match (&mut display, step) {
@@ -472,6 +473,7 @@ fn climb_showing_rungs(
                 d.set(r.pieces.len() as u64);
                 d.println(&line);
             }
+            (Some(d), Step::PieceStopped(_)) => d.println(&line),
             _ => {
                 if let Some(d) = display.take() {
                     d.finish();
@@ -660,6 +662,26 @@ fn piece_words(r: &grundy::sat::bounds::Rung) -> String {
         piece.top,
         piece.seconds,
         r.pieces_refuted()
+    )
+}
+
+/// A piece of `r` left without an answer, in words: how long it ran, what it was given, and
+/// what its lemma file holds for the next try (the rung's record of it).
+fn stopped_piece_words(r: &grundy::sat::bounds::Rung, stopped: StoppedPiece) -> String {
+    let half = stopped.half.map_or(String::new(), |h| format!(", {h}"));
+    let kept = (r.kept.iter())
+        .find(|k| (k.top, k.half) == (Some(stopped.top), stopped.half))
+        .map_or(String::new(), |k| {
+            let units = grundy::sat::bounds::units_kept(std::iter::once(k))
+                .map_or(String::new(), |n| format!(" ({n} of them units)"));
+            format!(", {} lemmas kept for the next try{units}", k.clauses)
+        });
+    format!(
+        "{}, piece s[0] = {}{half}: no answer ({:.1} s{}{kept})",
+        rung_words(r),
+        stopped.top,
+        stopped.seconds.as_secs_f64(),
+        lemma_words(stopped.given)
     )
 }
 

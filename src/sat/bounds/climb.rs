@@ -84,6 +84,16 @@ pub struct Climb<'a> {
     pub run_name: String,
 }
 
+/// A piece that had no answer ([`Step::PieceStopped`]): its value of `s[0]` (and half), how
+/// long it ran, and the lemmas it was given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoppedPiece {
+    pub top: Value,
+    pub half: Option<Half>,
+    pub seconds: Duration,
+    pub given: usize,
+}
+
 /// Where a climb is when it shows the ladder to its caller (the ladder's last rung is the one
 /// meant).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +102,10 @@ pub enum Step {
     Rung,
     /// A piece of the last rung was refuted and saved in it: the ladder is to be saved.
     Piece,
+    /// A piece of the last rung had no answer (its kept lemma file, if any, recorded in the
+    /// rung): the ladder is to be saved. Why a step of its own: with [`Climb::in_turn`] a try
+    /// goes on past it, and a log of hours should say which pieces resisted as they stop.
+    PieceStopped(StoppedPiece),
     /// The pieces of the last rung's band start (those not refuted yet): for a progress
     /// display. The rung may be new, with no answer and no time yet, so not one to save.
     PiecesStart,
@@ -348,7 +362,13 @@ fn rung_in_pieces(
                 if let Some(kept) = kept {
                     ladder.keep_lemmas(band, index, (Some(top), half), kept);
                 }
-                Ok(())
+                let stopped = StoppedPiece {
+                    top,
+                    half,
+                    seconds,
+                    given: lemmas,
+                };
+                after_rung(ladder, Step::PieceStopped(stopped))
             }
             Answer::Sat(model) => {
                 halt.store(true, Relaxed);

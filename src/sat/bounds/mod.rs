@@ -57,7 +57,7 @@ mod merge;
 mod report;
 
 pub use chain::{ChainCall, ChainProofs, ProveChain, chain_calls, prove_chain};
-pub use climb::{Climb, Step, climb};
+pub use climb::{Climb, Step, StoppedPiece, climb};
 pub use merge::{LemmaFilesCopied, Merged, copy_kept_lemmas};
 
 /// Riley's bound: every value below 512 (the encoding's bytes hold no more).
