@@ -2431,9 +2431,11 @@ fn open_try_after(ladder: &Json) -> (String, f64, Vec<u64>, Vec<String>) {
 /// pieces of both, each run's seconds once (the common run `base` counted once, though both
 /// copies hold it), and the band left open while a value of it is not covered, refuted once
 /// the joined pieces cover every common value of the band (counted here from the definition of
-/// common, not from the encoding). Mutations: a run held by both counted twice; the pieces of
-/// the other copy dropped; a covered band left open; a copy that holds all our pieces and more
-/// seconds, but not our run, taken as our try gone on with.
+/// common, not from the encoding). Kept lemma files of a piece both stopped are both kept (two
+/// seeds' files), those of refuted pieces none. Mutations: a run held by both counted twice;
+/// the pieces of the other copy dropped; a covered band left open; a copy that holds all our
+/// pieces and more seconds, but not our run, taken as our try gone on with; one file kept of a
+/// piece both stopped.
 #[test]
 fn a_merge_joins_two_copies_gone_on_with_one_try() {
     let dir = tempfile::tempdir().unwrap();
@@ -2442,8 +2444,26 @@ fn a_merge_joins_two_copies_gone_on_with_one_try() {
     let (_, base_seconds, held, _) = open_try_after(&open);
     // Ours asked a piece and had no answer; theirs refuted one, in a longer run (so theirs
     // holds all that ours refuted, and more seconds, but not ours' run).
-    let ours = gone_on(&open, Some("ours"), 100.0, &[]);
-    let theirs = gone_on(&open, Some("theirs"), 200.0, &free[..1]);
+    let mut ours = gone_on(&open, Some("ours"), 100.0, &[]);
+    let mut theirs = gone_on(&open, Some("theirs"), 200.0, &free[..1]);
+    // Both stopped the band's last piece, each keeping a file (runs of two seeds), and theirs
+    // a file for the piece it then refuted, which a merge must not keep.
+    let top = *free.last().unwrap();
+    for (ladder, kept) in [
+        (
+            &mut ours,
+            serde_json::json!([{"top": top, "clauses": 10, "file": "a.lemmas"}]),
+        ),
+        (
+            &mut theirs,
+            serde_json::json!([
+                {"top": top, "clauses": 20, "file": "b.lemmas"},
+                {"top": free[0], "clauses": 30, "file": "c.lemmas"}
+            ]),
+        ),
+    ] {
+        ladder["rungs"].as_array_mut().unwrap().last_mut().unwrap()["kept"] = kept;
+    }
     let joined = "0 tries added, 0 taken in their later state, 1 gone on with by both and joined";
     let merged = merged_saying(dir.path(), 39, (&ours, &theirs), joined);
     let (answer, seconds, tops, runs) = open_try_after(&merged);
@@ -2456,12 +2476,20 @@ fn a_merge_joins_two_copies_gone_on_with_one_try() {
     assert_eq!(runs, ["base", "ours", "theirs"]);
     assert!((seconds - (base_seconds + 300.0)).abs() < 1e-6, "{seconds}");
     assert_eq!(answer, "timeout");
+    let last = merged["rungs"].as_array().unwrap().last().unwrap();
+    let mut files: Vec<&str> = (last["kept"].as_array().unwrap().iter())
+        .map(|k| k["file"].as_str().unwrap())
+        .collect();
+    files.sort_unstable();
+    assert_eq!(files, ["a.lemmas", "b.lemmas"]);
     // The rest of the band by a third copy: the band is refuted.
     let rest = gone_on(&open, Some("rest"), 50.0, &free[1..]);
     let merged = merged_saying(dir.path(), 39, (&merged, &rest), "1 gone on with by both");
     let (answer, seconds, tops, _) = open_try_after(&merged);
     assert_eq!(tops, sorted(&free));
     assert_eq!(answer, "unsat");
+    let last = merged["rungs"].as_array().unwrap().last().unwrap();
+    assert!(last.get("kept").is_none(), "{last}");
     assert!((seconds - (base_seconds + 350.0)).abs() < 1e-6, "{seconds}");
     let again = merged_saying(dir.path(), 39, (&merged, &rest), "nothing new");
     assert_eq!(again, merged);

@@ -33,7 +33,7 @@
 
 use std::path::Path;
 
-use super::{Band, Ladder, ProofPiece, RunShare, Rung, RungAnswer, band_tops};
+use super::{Band, KeptLemmas, Ladder, ProofPiece, RunShare, Rung, RungAnswer, band_tops};
 use crate::sat::encode::PeriodEncoding;
 use crate::values::Value;
 
@@ -249,7 +249,7 @@ impl Rung {
 
     /// Joins `theirs`, this try as the other copy went on with it since they parted: each run
     /// counted once (with the most seconds either copy saw of it, a copy taken mid-run seeing
-    /// fewer), the pieces and kept lemma files of both (ours where both have one of a piece),
+    /// fewer), the pieces and kept lemma files of both (ours where both name the same file),
     /// the most lemmas given, and the answer of the joined pieces: a pattern if either found
     /// one, refuted once they cover the band (of `e`'s bytes), else none.
     fn join(&mut self, theirs: &Rung, e: &PeriodEncoding) {
@@ -266,8 +266,12 @@ impl Rung {
                 self.pieces.push(piece.clone());
             }
         }
+        // A piece both asked keeps both files when their names differ (runs of other seeds):
+        // each holds clauses of the piece's CNF, and its next call is given every seed's file.
         for kept in &theirs.kept {
-            if !(self.kept.iter()).any(|k| (k.top, k.half) == (kept.top, kept.half)) {
+            let held =
+                |k: &KeptLemmas| (k.top, k.half, &k.file) == (kept.top, kept.half, &kept.file);
+            if !self.kept.iter().any(held) {
                 self.kept.push(kept.clone());
             }
         }
