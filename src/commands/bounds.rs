@@ -426,13 +426,9 @@ fn climb_showing_rungs(
         let Some(r) = l.rungs.last() else {
             return Ok(());
         };
-        let band_of = |r: &grundy::sat::bounds::Rung| Band {
-            from: r.from,
-            below: r.below,
-        };
         let starts = match step {
             Step::RungStart(band) => Some(band),
-            Step::PiecesStart => Some(band_of(r)),
+            Step::PiecesStart => Some(r.band()),
             _ => None,
         };
         if let Step::TryAgain(tried) = step {
@@ -562,13 +558,10 @@ fn pieces_start_line(
     (threads, only): (usize, &[u16]),
     dir: Option<&std::path::Path>,
 ) -> String {
-    let band = Band {
-        from: r.from,
-        below: r.below,
-    };
-    let tops = grundy::sat::bounds::band_tops(e, band);
-    let left: Vec<String> = (tops.iter())
-        .map(|&c| e.expand(&[c])[0])
+    let band = r.band();
+    let values = grundy::sat::bounds::band_values(e, band);
+    let left: Vec<String> = (values.iter())
+        .copied()
         .filter(|&top| !r.covers(top))
         .map(|top| top.to_string())
         .collect();
@@ -576,7 +569,7 @@ fn pieces_start_line(
     let mut line = format!(
         "{band} in pieces: s[0] = {} left of {}, {} at once",
         left.join(", "),
-        tops.len(),
+        values.len(),
         threads.max(1)
     );
     if !only.is_empty() {
@@ -630,10 +623,7 @@ fn pieces_progress(
     p: usize,
     halves: u64,
 ) -> grundy::progress::Progress {
-    let band = grundy::sat::bounds::Band {
-        from: r.from,
-        below: r.below,
-    };
+    let band = r.band();
     let total = halves * grundy::sat::bounds::band_tops(e, band).len() as u64;
     let mut display =
         grundy::progress::Progress::new(total, &format!("p={p} band {band} in pieces"))

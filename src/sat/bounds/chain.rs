@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::{
     Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops,
-    band_units, not_refuted, rung_stem, rung_stem_of, with_units,
+    band_units, band_values, not_refuted, rung_stem, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, ProofNote};
@@ -88,10 +88,7 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
     let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
     for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
         let rung = &ladder.rungs[index];
-        let band = Band {
-            from: rung.from,
-            below: rung.below,
-        };
+        let band = rung.band();
         let whole = ChainCall {
             index,
             band,
@@ -154,16 +151,8 @@ impl Rung {
     /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note
     /// naming the pieces and their checkers. Returns whether it did.
     pub(super) fn close_pieces(&mut self, e: &PeriodEncoding, stem: &Path) -> bool {
-        let band = Band {
-            from: self.from,
-            below: self.below,
-        };
-        let tops = band_tops(e, band);
-        if self.has_checked_proof()
-            || !tops
-                .iter()
-                .all(|&c| self.has_checked_piece(e.expand(&[c])[0]))
-        {
+        let values = band_values(e, self.band());
+        if self.has_checked_proof() || !values.iter().all(|&v| self.has_checked_piece(v)) {
             return false;
         }
         let mut checkers: Vec<&str> = (self.pieces.iter())
@@ -178,12 +167,12 @@ impl Rung {
             format: match self.pieces.iter().any(|p| p.half.is_some()) {
                 false => format!(
                     "drat in {} pieces, one per value of s[0] (the largest), removed once checked",
-                    tops.len()
+                    values.len()
                 ),
                 true => format!(
                     "drat in pieces, one per value of s[0] (the largest) or two halves of one, \
                      covering its {} values, removed once checked",
-                    tops.len()
+                    values.len()
                 ),
             },
             checked_by: Some(checkers.join(" and ")),

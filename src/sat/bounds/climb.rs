@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use super::{
     Asked, Band, Cut, Half, KeptLemmas, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer,
-    RungOrPiece, asked_with_proof, band_tops, band_units, model_or_failure, not_refuted,
-    rung_stem_of, with_units,
+    RungOrPiece, asked_with_proof, band_tops, band_units, band_values, model_or_failure,
+    not_refuted, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
@@ -290,7 +290,7 @@ fn rung_in_pieces(
     use std::sync::atomic::Ordering::Relaxed;
     let e = run.encoding;
     let tops = band_tops(e, band);
-    let values: Vec<Value> = tops.iter().map(|&c| e.expand(&[c])[0]).collect();
+    let values = band_values(e, band);
     if let Some(v) = (run.only_pieces.iter()).find(|v| !values.contains(v)) {
         let values: Vec<String> = values.iter().map(Value::to_string).collect();
         return Err(format!(

@@ -33,7 +33,7 @@
 
 use std::path::Path;
 
-use super::{Band, KeptLemmas, Ladder, ProofPiece, RunShare, Rung, RungAnswer, band_tops};
+use super::{KeptLemmas, Ladder, ProofPiece, RunShare, Rung, RungAnswer, band_values};
 use crate::sat::encode::PeriodEncoding;
 use crate::values::Value;
 
@@ -275,17 +275,11 @@ impl Rung {
                 self.kept.push(kept.clone());
             }
         }
-        let refuted: Vec<bool> = (self.kept.iter())
-            .map(|k| k.top.is_some_and(|top| self.has_piece(top, k.half)))
-            .collect();
-        let mut refuted = refuted.into_iter();
-        self.kept.retain(|_| !refuted.next().unwrap_or(false));
+        let kept = std::mem::take(&mut self.kept);
+        let refuted = |k: &KeptLemmas| k.top.is_some_and(|top| self.has_piece(top, k.half));
+        self.kept = kept.into_iter().filter(|k| !refuted(k)).collect();
         self.lemmas = self.lemmas.max(theirs.lemmas);
-        let band = Band {
-            from: self.from,
-            below: self.below,
-        };
-        let covered = (band_tops(e, band).iter()).all(|&c| self.covers(e.expand(&[c])[0]));
+        let covered = (band_values(e, self.band()).iter()).all(|&v| self.covers(v));
         if self.answer == RungAnswer::Sat || theirs.answer == RungAnswer::Sat {
             self.answer = RungAnswer::Sat;
         } else if covered {

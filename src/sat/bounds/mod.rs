@@ -355,6 +355,14 @@ impl Rung {
         PiecesRefuted { whole, halves }
     }
 
+    /// The band this rung asks.
+    pub fn band(&self) -> Band {
+        Band {
+            from: self.from,
+            below: self.below,
+        }
+    }
+
     /// Adds `seconds` that the run named `run` spent on this try, to its share and the total.
     fn add_seconds(&mut self, run: &str, seconds: f64) {
         self.seconds += seconds;
@@ -872,6 +880,13 @@ fn floor_byte(e: &PeriodEncoding, from: Value) -> Option<u8> {
 pub fn band_tops(e: &PeriodEncoding, band: Band) -> Vec<u8> {
     let in_band = |c: &u8| (band.from..band.below).contains(&e.expand(&[*c])[0]);
     (0..=255u8).filter(in_band).collect()
+}
+
+/// The values of `s[0]` of [`band_tops`], lowest first: the band's pieces, as the ladder names
+/// them.
+pub fn band_values(e: &PeriodEncoding, band: Band) -> Vec<Value> {
+    let tops = band_tops(e, band);
+    tops.iter().map(|&c| e.expand(&[c])[0]).collect()
 }
 
 /// What one fresh CaDiCaL call of a rung or piece answered, with the note of its proof when it

@@ -84,10 +84,7 @@ impl Ladder {
 
     /// For a band left without an answer: the calls that kept lemma files for the next run.
     fn kept_cell(&self, rung: &Rung) -> String {
-        let band = super::Band {
-            from: rung.from,
-            below: rung.below,
-        };
+        let band = rung.band();
         let mut kept: Vec<&KeptLemmas> = self.kept_lemmas(band);
         if kept.is_empty() {
             return String::new();
