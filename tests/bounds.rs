@@ -1726,8 +1726,9 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
 /// `--in-turn`: a piece left without an answer ends no try, so one try asks every piece of p =
 /// 27's band 256..264 (each stopped by 3000 conflicts), and the try keeps a lemma file for each
 /// common value of the band (counted here from the definition of common), and says each as it
-/// stops; without it the try ends at the lowest. Mutation: the try ended at the first piece
-/// without an answer (one file).
+/// stops; without it the try ends at the lowest. The try's run says it asked in turn, and the
+/// table's row of the band says "in turn" (not without it). Mutations: the try ended at the
+/// first piece without an answer (one file); the run's mark not kept.
 #[test]
 fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
     let common: Vec<u64> = (256..264u16)
@@ -1764,6 +1765,26 @@ fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
             })
             .collect();
         assert_eq!(stopped, asked, "{how:?}: {said}");
+        // The try says how its run asked it, in the ladder and in the table's row.
+        let runs = rung["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 1, "{rung}");
+        assert_eq!(
+            runs[0]["in_turn"].as_bool(),
+            Some(true).filter(|_| !how.is_empty())
+        );
+        // The committed periods file beside the ladder: a try without an answer writes none.
+        let periods = Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers/periods.json");
+        std::fs::copy(periods, out[1]).unwrap();
+        let summary = grundy(&["sat", "summary", "--rungs", out[0], out[1]]);
+        let table = String::from_utf8_lossy(&summary.stdout);
+        let row = (table.lines())
+            .find(|l| l.starts_with("| 256..264 |"))
+            .unwrap_or_else(|| panic!("{table}"));
+        assert_eq!(
+            row.contains("in pieces, in turn,"),
+            !how.is_empty(),
+            "{row}"
+        );
     }
 }
 
@@ -2435,7 +2456,7 @@ fn open_try_after(ladder: &Json) -> (String, f64, Vec<u64>, Vec<String>) {
 /// seeds' files), those of refuted pieces none. Mutations: a run held by both counted twice;
 /// the pieces of the other copy dropped; a covered band left open; a copy that holds all our
 /// pieces and more seconds, but not our run, taken as our try gone on with; one file kept of a
-/// piece both stopped.
+/// piece both stopped. The run that asked in turn still says so.
 #[test]
 fn a_merge_joins_two_copies_gone_on_with_one_try() {
     let dir = tempfile::tempdir().unwrap();
@@ -2464,6 +2485,9 @@ fn a_merge_joins_two_copies_gone_on_with_one_try() {
     ] {
         ladder["rungs"].as_array_mut().unwrap().last_mut().unwrap()["kept"] = kept;
     }
+    // Theirs asked its pieces in turn, which the joined try still says of its run.
+    let last = theirs["rungs"].as_array_mut().unwrap().last_mut().unwrap();
+    last["runs"].as_array_mut().unwrap().last_mut().unwrap()["in_turn"] = true.into();
     let joined = "0 tries added, 0 taken in their later state, 1 gone on with by both and joined";
     let merged = merged_saying(dir.path(), 39, (&ours, &theirs), joined);
     let (answer, seconds, tops, runs) = open_try_after(&merged);
@@ -2482,6 +2506,11 @@ fn a_merge_joins_two_copies_gone_on_with_one_try() {
         .collect();
     files.sort_unstable();
     assert_eq!(files, ["a.lemmas", "b.lemmas"]);
+    let in_turn: Vec<&str> = (last["runs"].as_array().unwrap().iter())
+        .filter(|share| share["in_turn"] == true)
+        .map(|share| share["run"].as_str().unwrap())
+        .collect();
+    assert_eq!(in_turn, ["theirs"], "{last}");
     // The rest of the band by a third copy: the band is refuted.
     let rest = gone_on(&open, Some("rest"), 50.0, &free[1..]);
     let merged = merged_saying(dir.path(), 39, (&merged, &rest), "1 gone on with by both");

@@ -324,7 +324,8 @@ fn rung_in_pieces(
                 seconds: Duration,
                 halt: &AtomicBool| {
         // Wall-clock time, whatever the threads.
-        ladder.rungs[index].add_seconds(&run.run_name, mark.elapsed().as_secs_f64());
+        let share = (run.run_name.as_str(), run.in_turn);
+        ladder.rungs[index].add_seconds(share, mark.elapsed().as_secs_f64());
         mark = Instant::now();
         let Asked {
             answer: said,

@@ -256,7 +256,10 @@ impl Rung {
         let unnamed = self.unnamed_seconds();
         for share in &theirs.runs {
             match self.runs.iter_mut().find(|r| r.run == share.run) {
-                Some(mine) => mine.seconds = mine.seconds.max(share.seconds),
+                Some(mine) => {
+                    mine.seconds = mine.seconds.max(share.seconds);
+                    mine.in_turn |= share.in_turn;
+                }
                 None => self.runs.push(share.clone()),
             }
         }

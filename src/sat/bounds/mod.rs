@@ -152,6 +152,12 @@ pub struct RunShare {
     /// process id, in hex ([`RunShare::name_this_run`]).
     pub run: String,
     pub seconds: f64,
+    /// Whether the run asked the try's pieces in turn (`--in-turn`: a piece without an answer
+    /// ended no try of it). Why the ladder says so: whether a band's other pieces were asked
+    /// at all behind one that resists is part of what its hours mean. False in the records of
+    /// builds before 2026-11-28's second, which did not say.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_turn: bool,
 }
 
 impl RunShare {
@@ -363,14 +369,16 @@ impl Rung {
         }
     }
 
-    /// Adds `seconds` that the run named `run` spent on this try, to its share and the total.
-    fn add_seconds(&mut self, run: &str, seconds: f64) {
+    /// Adds `seconds` that the run named `run` (asking in turn or not) spent on this try, to
+    /// its share and the total.
+    fn add_seconds(&mut self, (run, in_turn): (&str, bool), seconds: f64) {
         self.seconds += seconds;
         match self.runs.iter_mut().find(|share| share.run == run) {
             Some(share) => share.seconds += seconds,
             None => self.runs.push(RunShare {
                 run: run.to_string(),
                 seconds,
+                in_turn,
             }),
         }
     }

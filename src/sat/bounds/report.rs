@@ -121,6 +121,7 @@ fn how_cell(rung: &Rung) -> String {
     if in_pieces {
         how.push("in pieces".to_string());
     }
+    how.extend(in_turn_words(rung));
     // Pieces at once, or a whole band split one call per byte of `s[0]`: calls either way.
     if rung.threads > 1 {
         how.push(format!("{} calls at once", rung.threads));
@@ -142,6 +143,18 @@ fn how_cell(rung: &Rung) -> String {
         how.push("one call".to_string());
     }
     how.join(", ")
+}
+
+/// Whether the runs that went on with a try in pieces asked its pieces in turn ([`super::RunShare`]
+/// `in_turn`): "in turn" when all did, "in turn in K of N runs" when some; nothing when none
+/// did, or none said (runs of earlier builds).
+fn in_turn_words(rung: &Rung) -> Option<String> {
+    let in_turn = rung.runs.iter().filter(|r| r.in_turn).count();
+    match (in_turn, rung.runs.len()) {
+        (0, _) => None,
+        (k, n) if k == n => Some("in turn".to_string()),
+        (k, n) => Some(format!("in turn in {k} of {n} runs")),
+    }
 }
 
 /// The pieces a rung records (refuted in the climb, or proved afterwards): how many, their
