@@ -578,10 +578,14 @@ fn pieces_start_line(
     }
     // No count of clauses: the file may have been rewritten since its record (the same call
     // run with another folder), and the rung line says what each call was given.
-    if !given.is_empty() {
+    // Calls, not files: a piece asked on two seeds has a file of each.
+    let mut calls: Vec<_> = given.iter().map(|k| (k.top, k.half)).collect();
+    calls.sort_unstable();
+    calls.dedup();
+    if !calls.is_empty() {
         line += &format!(
             "; {} start from lemma files kept by an earlier call",
-            given.len()
+            calls.len()
         );
     }
     line

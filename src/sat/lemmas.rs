@@ -300,6 +300,13 @@ impl LemmaStore {
         self.dir.join(format!("{}-seed{seed}.lemmas", self.stem))
     }
 
+    /// The question and CNF fingerprint a file of [`LemmaStore::path`] is of, whatever its
+    /// seed: the part of its name before `-seed`. Files with the same part are loaded together.
+    pub fn question_of(file_name: &str) -> Option<&str> {
+        let name = file_name.strip_suffix(".lemmas")?;
+        name.rsplit_once("-seed").map(|(question, _)| question)
+    }
+
     /// Every clause in every file of this question (all seeds), shortest first, at most
     /// [`KEEP`]; and the clauses of seed `seed`'s own file, which its next save keeps.
     ///

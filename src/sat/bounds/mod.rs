@@ -207,6 +207,11 @@ impl KeptLemmas {
         }
     }
 
+    /// Whether `other` records the same file of the same call (a later save of it).
+    fn same_file(&self, other: &KeptLemmas) -> bool {
+        (self.top, self.half, &self.file) == (other.top, other.half, &other.file)
+    }
+
     /// What the file holds of units and binary clauses, and the units after each earlier try,
     /// as " (86 units, 21878 binary)" or " (units by try 40, 61, 86; 21878 binary)"; empty
     /// for a record of an earlier build, which has no counts.
@@ -276,7 +281,7 @@ impl ProofPiece {
 /// halve a piece at no extra cost (`examples/split_probe.rs`: p = 27, a piece of 68 s cut at
 /// 64 on residue 13 into 31.5 and 35.9 s). Every model of the piece has `s[residue]` on one
 /// side of `at`, so the two halves of a cut refute the piece.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Half {
     pub residue: usize,
     pub at: Value,
@@ -590,8 +595,10 @@ impl Ladder {
     }
 
     /// The lemma files that calls of `band` left without an answer kept for the next run
-    /// ([`KeptLemmas`]): the latest of each call over the band's tries, in the order kept,
-    /// less those of pieces a try refuted since (a ladder merged from another machine).
+    /// ([`KeptLemmas`]): the latest record of each call's file over the band's tries, in the
+    /// order kept, less those of pieces a try refuted since (a ladder merged from another
+    /// machine). A piece may have several files, one per seed that asked it (copies joined by
+    /// a merge), and its next call is given them all ([`crate::sat::lemmas`]).
     pub fn kept_lemmas(&self, band: Band) -> Vec<&KeptLemmas> {
         let tries = || (self.rungs.iter()).filter(|r| (r.from, r.below) == (band.from, band.below));
         let refuted = |k: &KeptLemmas| {
@@ -600,7 +607,7 @@ impl Ladder {
         };
         let mut kept: Vec<&KeptLemmas> = Vec::new();
         for entry in tries().flat_map(|r| &r.kept) {
-            kept.retain(|k| (k.top, k.half) != (entry.top, entry.half));
+            kept.retain(|k| !k.same_file(entry));
             kept.push(entry);
         }
         kept.retain(|k| !refuted(k));
@@ -630,7 +637,9 @@ impl Ladder {
     }
 
     /// Records in `rung` (a try of `band`) the lemma file the call `which` (a piece, or the whole
-    /// rung: `(None, None)`) kept, superseding the call's earlier record. `kept.units_before`
+    /// rung: `(None, None)`) kept, superseding the earlier record of that file, and those of
+    /// files of the call's earlier CNFs (not those of other seeds' files of its CNF, which it
+    /// was given). `kept.units_before`
     /// holds the units its file had when it started (none for a call that started afresh);
     /// the earlier record's list goes in front of them when it has one, so the list runs over
     /// the tries that built the file, as far back as they were counted.
@@ -639,16 +648,26 @@ impl Ladder {
         band: Band,
         rung: usize,
         (top, half): (Option<Value>, Option<Half>),
-        mut kept: KeptLemmas,
+        kept: KeptLemmas,
     ) {
-        let earlier = (self.kept_lemmas(band).into_iter()).find(|k| (k.top, k.half) == (top, half));
+        let mut kept = KeptLemmas { top, half, ..kept };
+        let earlier = (self.kept_lemmas(band).into_iter()).find(|k| k.same_file(&kept));
         if let Some(earlier) = earlier.filter(|_| !kept.units_before.is_empty()) {
             let mut units_before = earlier.units_before.clone();
             units_before.append(&mut kept.units_before);
             kept.units_before = units_before;
         }
-        self.forget_kept(band, Some((top, half)));
-        self.rungs[rung].kept.push(KeptLemmas { top, half, ..kept });
+        // Other seeds' files of the call stay: it was given them, and so is the next. Files of
+        // another CNF (an earlier build's encoding) go: no call of this one is given them.
+        let question = crate::sat::lemmas::LemmaStore::question_of;
+        let superseded = |k: &KeptLemmas| {
+            (k.top, k.half) == (kept.top, kept.half)
+                && (k.file == kept.file || question(&k.file) != question(&kept.file))
+        };
+        for other in (self.rungs.iter_mut()).filter(|r| r.band() == band) {
+            other.kept.retain(|k| !superseded(k));
+        }
+        self.rungs[rung].kept.push(kept);
     }
 
     /// Forgets, in every try of `band`, the lemma files kept for the call `which` (a piece, or
@@ -1211,8 +1230,8 @@ mod tests {
         );
     }
 
-    /// The lemmas kept for an open band are the latest each call kept over the band's tries,
-    /// less those of a piece refuted since.
+    /// The lemmas kept for an open band are the latest record of each call's file over the
+    /// band's tries, less those of a piece refuted since.
     #[test]
     fn the_summary_counts_the_lemmas_kept_for_the_open_band() {
         let e = officers(4);
@@ -1235,7 +1254,7 @@ mod tests {
             rung(
                 8,
                 RungAnswer::Timeout,
-                vec![kept(10, 30, "b"), kept(11, 5, "c")],
+                vec![kept(10, 30, "a"), kept(11, 5, "c")],
             ),
         ];
         let line = ladder.summary_line();
@@ -1325,6 +1344,57 @@ mod tests {
         ladder.forget_kept(band, Some((Some(10), None)));
         ladder.forget_kept(band, Some((Some(11), None)));
         assert!(!ladder.summary_line().contains("kept"));
+    }
+
+    /// A piece asked on two seeds (copies joined by a merge) has a file of each, both given to
+    /// its next call: a new save of one supersedes that file's record alone (its units list
+    /// going on), the table shows the piece once with both files, and the summary counts both
+    /// calls; a file of another CNF (an earlier encoding, which no call of this one is given)
+    /// goes at the next save. Mutations: records keyed by piece alone (one file shown); other
+    /// CNFs' files kept.
+    #[test]
+    fn a_piece_keeps_a_file_for_each_seed_of_its_cnf() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let band = Band { from: 8, below: 16 };
+        let file = |name: &str, start: Option<usize>, units: usize| KeptLemmas {
+            top: None,
+            half: None,
+            clauses: units + 10,
+            by_length: vec![units, 10],
+            units_before: start.into_iter().collect(),
+            file: name.into(),
+        };
+        ladder.rungs = vec![
+            plain_rung(0, 8, RungAnswer::Unsat),
+            plain_rung(8, 16, RungAnswer::Timeout),
+        ];
+        let piece = (Some(10), None);
+        ladder.keep_lemmas(band, 1, piece, file("q-v1c2-seed0.lemmas", None, 3));
+        ladder.keep_lemmas(band, 1, piece, file("q-v1c2-seed1.lemmas", None, 4));
+        ladder.keep_lemmas(band, 1, piece, file("q-v1c2-seed0.lemmas", Some(3), 5));
+        let files: Vec<&str> = (ladder.kept_lemmas(band).iter())
+            .map(|k| k.file.as_str())
+            .collect();
+        assert_eq!(files, ["q-v1c2-seed1.lemmas", "q-v1c2-seed0.lemmas"]);
+        let table = ladder.rung_table().join("\n");
+        assert!(
+            table.contains(
+                "29 lemmas kept for s[0] = 10, 2 files (4 units, 10 binary) \
+                 (units by try 3, 5; 10 binary) |"
+            ),
+            "{table}"
+        );
+        let line = ladder.summary_line();
+        assert!(
+            line.contains("2 stopped calls kept 29 lemmas (9 of them units)"),
+            "{line}"
+        );
+        ladder.keep_lemmas(band, 1, piece, file("q-v7c9-seed0.lemmas", None, 1));
+        let files: Vec<&str> = (ladder.kept_lemmas(band).iter())
+            .map(|k| k.file.as_str())
+            .collect();
+        assert_eq!(files, ["q-v7c9-seed0.lemmas"]);
     }
 
     #[test]

@@ -89,11 +89,20 @@ impl Ladder {
         if kept.is_empty() {
             return String::new();
         }
-        kept.sort_by_key(|k| (k.top, k.half.map(|h| (h.residue, h.at, h.high))));
+        let call = |k: &KeptLemmas| (k.top, k.half);
+        kept.sort_by_key(|k| call(k));
         let whole = || "the whole band".to_string();
+        // One entry a call, its files (one per seed that asked it) side by side.
         let which: Vec<String> = kept
-            .iter()
-            .map(|k| k.piece().unwrap_or_else(whole) + &k.growth_words())
+            .chunk_by(|a, b| call(a) == call(b))
+            .map(|files| {
+                let growth: String = files.iter().map(|k| k.growth_words()).collect();
+                let piece = files[0].piece().unwrap_or_else(whole);
+                match files.len() {
+                    1 => piece + &growth,
+                    n => format!("{piece}, {n} files{growth}"),
+                }
+            })
             .collect();
         let clauses: usize = kept.iter().map(|k| k.clauses).sum();
         format!("{clauses} lemmas kept for {}", which.join("; "))
