@@ -426,6 +426,41 @@ fn the_readme_s_ladder_tables_are_those_of_the_committed_ladders() {
     assert_eq!(periods, [27, 29, 37, 39], "a table for each open period");
 }
 
+/// A band campaign (`sat cubes --band`) left open whose band the ladder refuted since by other
+/// calls says so in the summary: p = 37's and 39's committed campaigns on 192..200, whose bands
+/// the climb refuted in pieces (the ladders' rungs, read here from the JSON), and not p = 27's
+/// on 256..264, a band still open. Mutation: the note left off (the line read as a band open).
+#[test]
+fn a_band_campaign_whose_band_the_ladder_refuted_since_says_so() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let periods = root.join("results/officers/periods.json");
+    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
+    assert!(summary.status.success(), "{summary:?}");
+    let printed = String::from_utf8_lossy(&summary.stdout);
+    let note = "(the band is refuted in the ladder since, by other calls: nothing left to ask)";
+    for (p, band, refuted) in [
+        (27, "256..264", false),
+        (37, "192..200", true),
+        (39, "192..200", true),
+    ] {
+        let ladder = ladder_json(&committed_ladder_path(p));
+        let (from, below) = band.split_once("..").unwrap();
+        let in_ladder = (ladder["rungs"].as_array().unwrap().iter()).any(|r| {
+            r["from"].as_u64().map(|v| v.to_string()).as_deref() == Some(from)
+                && r["below"].as_u64().map(|v| v.to_string()).as_deref() == Some(below)
+                && r["answer"] == "unsat"
+        });
+        assert_eq!(in_ladder, refuted, "p = {p}'s ladder");
+        let start = printed.find(&format!("\np={p} ")).unwrap() + 1;
+        let part = &printed[start..];
+        let part = &part[..part.find("\np=").unwrap_or(part.len())];
+        let line = (part.lines())
+            .find(|l| l.contains(&format!("cubes (feasible, band {band}):")))
+            .unwrap_or_else(|| panic!("p = {p}: {part}"));
+        assert_eq!(line.ends_with(note), refuted, "{line}");
+    }
+}
+
 /// The part of the README between its `ladders` markers.
 fn readme_ladders_block(readme: &str) -> (&str, &str, &str) {
     let (head, rest) = (readme.split_once("<!-- ladders: begin -->")).expect("a begin marker");

@@ -485,9 +485,18 @@ fn ladder_line(periods: &std::path::Path, p: usize, question: &str, rungs: bool)
 }
 
 /// The band campaigns (`sat cubes --band`) of one question still open: an answered one is a
-/// rung of the ladder shown above.
+/// rung of the ladder shown above. One whose band the ladder refuted by other calls since (in
+/// pieces, say) says so: its share refuted is no longer what is known of the band, and going
+/// on with it would buy nothing.
 fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
+    use grundy::sat::bounds::{Ladder, RungAnswer};
     use grundy::sat::cubes::{Ledger, Verdict};
+    let ladder = Ladder::read(&Ladder::path_beside(periods, p, question));
+    let refuted_since = |band: Option<grundy::sat::bounds::Band>| {
+        let refutes =
+            |r: &grundy::sat::bounds::Rung| Some(r.band()) == band && r.answer == RungAnswer::Unsat;
+        matches!(&ladder, Ok(Some(l)) if l.rungs.iter().any(refutes))
+    };
     let dir = periods.parent().unwrap_or(std::path::Path::new(""));
     let stem = format!("cubes-p{p}-{question}-band");
     let Ok(entries) = std::fs::read_dir(if dir.as_os_str().is_empty() {
@@ -510,9 +519,15 @@ fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
         match Ledger::read(&path) {
             Ok(Some(l)) => {
                 let band = l.band.map_or_else(String::new, |b| b.to_string());
+                let since = match refuted_since(l.band) {
+                    true => {
+                        " (the band is refuted in the ladder since, by other calls: nothing left to ask)"
+                    }
+                    false => "",
+                };
                 if matches!(l.verdict(), Verdict::Open | Verdict::PartRefuted) {
                     println!(
-                        "      cubes ({question}, band {band}): {}",
+                        "      cubes ({question}, band {band}): {}{since}",
                         l.progress_line()
                     );
                 }
