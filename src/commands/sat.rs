@@ -489,12 +489,11 @@ fn ladder_line(periods: &std::path::Path, p: usize, question: &str, rungs: bool)
 /// pieces, say) says so: its share refuted is no longer what is known of the band, and going
 /// on with it would buy nothing.
 fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
-    use grundy::sat::bounds::{Ladder, RungAnswer};
+    use grundy::sat::bounds::{Band, Ladder, Rung, RungAnswer};
     use grundy::sat::cubes::{Ledger, Verdict};
     let ladder = Ladder::read(&Ladder::path_beside(periods, p, question));
-    let refuted_since = |band: Option<grundy::sat::bounds::Band>| {
-        let refutes =
-            |r: &grundy::sat::bounds::Rung| Some(r.band()) == band && r.answer == RungAnswer::Unsat;
+    let refuted_since = |band: Option<Band>| {
+        let refutes = |r: &Rung| Some(r.band()) == band && r.answer == RungAnswer::Unsat;
         matches!(&ladder, Ok(Some(l)) if l.rungs.iter().any(refutes))
     };
     let dir = periods.parent().unwrap_or(std::path::Path::new(""));
@@ -519,11 +518,10 @@ fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
         match Ledger::read(&path) {
             Ok(Some(l)) => {
                 let band = l.band.map_or_else(String::new, |b| b.to_string());
-                let since = match refuted_since(l.band) {
-                    true => {
-                        " (the band is refuted in the ladder since, by other calls: nothing left to ask)"
-                    }
-                    false => "",
+                let since = if refuted_since(l.band) {
+                    " (the band is refuted in the ladder since, by other calls: nothing left to ask)"
+                } else {
+                    ""
                 };
                 if matches!(l.verdict(), Verdict::Open | Verdict::PartRefuted) {
                     println!(

@@ -154,8 +154,8 @@ pub struct RunShare {
     pub seconds: f64,
     /// Whether the run asked the try's pieces in turn (`--in-turn`: a piece without an answer
     /// ended no try of it). Why the ladder says so: whether a band's other pieces were asked
-    /// at all behind one that resists is part of what its hours mean. False in the records of
-    /// builds before 2026-11-28's second, which did not say.
+    /// at all behind one that resists is part of what its hours mean. Absent (false) in the
+    /// records of earlier builds, which did not say.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub in_turn: bool,
 }
@@ -639,10 +639,10 @@ impl Ladder {
     /// Records in `rung` (a try of `band`) the lemma file the call `which` (a piece, or the whole
     /// rung: `(None, None)`) kept, superseding the earlier record of that file, and those of
     /// files of the call's earlier CNFs (not those of other seeds' files of its CNF, which it
-    /// was given). `kept.units_before`
-    /// holds the units its file had when it started (none for a call that started afresh);
-    /// the earlier record's list goes in front of them when it has one, so the list runs over
-    /// the tries that built the file, as far back as they were counted.
+    /// was given). `kept.units_before` holds the units its file had when it started (none for
+    /// a call that started afresh); the earlier record's list goes in front of them when it
+    /// has one, so the list runs over the tries that built the file, as far back as they were
+    /// counted.
     fn keep_lemmas(
         &mut self,
         band: Band,
