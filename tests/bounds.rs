@@ -1836,6 +1836,12 @@ fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
             .collect();
         kept.sort_unstable();
         assert_eq!(kept, asked, "{how:?}: {said}");
+        // Each file's record times the try that kept it.
+        for k in rung["kept"].as_array().unwrap() {
+            let seconds = k["seconds"].as_array().unwrap();
+            assert_eq!(seconds.len(), 1, "{k}");
+            assert!(seconds[0].as_f64().unwrap() > 0.0, "{k}");
+        }
         // A line for each piece as it stops, with what its file keeps.
         let stopped: Vec<u64> = (said.lines())
             .filter(|l| l.contains(": no answer (") && l.contains("lemmas kept for the next try"))

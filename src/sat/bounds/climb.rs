@@ -549,6 +549,7 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
     let store = crate::sat::lemmas::LemmaStore::new(dir, &name, &cnf);
     let every = run.lemma_every;
     let ask = |carry: &_| cadical(run, &cnf, run.timeout, stop, Some(carry));
+    let started = Instant::now();
     let (answer, carried) = crate::sat::lemmas::carrying(&store, run.seed.into(), every, ask)
         .map_err(|e| e.to_string())?;
     let answer = answer?;
@@ -572,6 +573,8 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
             by_length: carried.by_length,
             // The ladder puts the earlier tries' units in front (`Ladder::keep_lemmas`).
             units_before: carried.units_at_start.into_iter().collect(),
+            // And their seconds in front of this one's.
+            seconds: vec![started.elapsed().as_secs_f64()],
             file: crate::io::file_name(&carried.file),
         }),
     })

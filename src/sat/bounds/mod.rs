@@ -176,7 +176,7 @@ impl RunShare {
 /// ladder says so: the file lives in a folder the ladder does not hold, so a run that finds it
 /// gone (another machine, a folder cleaned, `--lemmas` left off) can say that the call starts
 /// afresh, where before hours of search were lost without a word.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KeptLemmas {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub top: Option<Value>,
@@ -193,6 +193,12 @@ pub struct KeptLemmas {
     /// so that the table can show whether the tries of a piece get anywhere.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub units_before: Vec<usize>,
+    /// The seconds of each try that built the file, oldest first, as far back as they were
+    /// counted (from 2026-11-28's later builds; a call that started afresh starts the list
+    /// again), so that the table can say how long a piece has resisted: the try's seconds are
+    /// the whole band's, spread over its pieces.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seconds: Vec<f64>,
     pub file: String,
 }
 
@@ -212,22 +218,32 @@ impl KeptLemmas {
         (self.top, self.half, &self.file) == (other.top, other.half, &other.file)
     }
 
-    /// What the file holds of units and binary clauses, and the units after each earlier try,
-    /// as " (86 units, 21878 binary)" or " (units by try 40, 61, 86; 21878 binary)"; empty
-    /// for a record of an earlier build, which has no counts.
+    /// What the file holds of units and binary clauses, the units after each earlier try, and
+    /// the seconds of the tries counted, as " (86 units, 21878 binary; 2404 s in the last
+    /// try)" or " (units by try 40, 61, 86; 21878 binary; 4808 s in the last 2 tries)";
+    /// empty for a record of an earlier build, which has no counts.
     pub fn growth_words(&self) -> String {
         let count = |len: usize| self.by_length.get(len - 1).copied().unwrap_or(0);
         if self.by_length.is_empty() {
             return String::new();
         }
         let (units, binary) = (count(1), count(2));
+        let seconds: f64 = self.seconds.iter().sum();
+        let timed = match self.seconds.len() {
+            0 => String::new(),
+            1 => format!("; {seconds:.0} s in the last try"),
+            n => format!("; {seconds:.0} s in the last {n} tries"),
+        };
         if self.units_before.is_empty() {
-            return format!(" ({units} units, {binary} binary)");
+            return format!(" ({units} units, {binary} binary{timed})");
         }
         let tries: Vec<String> = (self.units_before.iter().chain([&units]))
             .map(usize::to_string)
             .collect();
-        format!(" (units by try {}; {binary} binary)", tries.join(", "))
+        format!(
+            " (units by try {}; {binary} binary{timed})",
+            tries.join(", ")
+        )
     }
 }
 
@@ -641,8 +657,8 @@ impl Ladder {
     /// files of the call's earlier CNFs (not those of other seeds' files of its CNF, which it
     /// was given). `kept.units_before` holds the units its file had when it started (none for
     /// a call that started afresh); the earlier record's list goes in front of them when it
-    /// has one, so the list runs over the tries that built the file, as far back as they were
-    /// counted.
+    /// has one, and its seconds in front of `kept.seconds`, so the lists run over the tries
+    /// that built the file, as far back as they were counted.
     fn keep_lemmas(
         &mut self,
         band: Band,
@@ -656,6 +672,9 @@ impl Ladder {
             let mut units_before = earlier.units_before.clone();
             units_before.append(&mut kept.units_before);
             kept.units_before = units_before;
+            let mut seconds = earlier.seconds.clone();
+            seconds.append(&mut kept.seconds);
+            kept.seconds = seconds;
         }
         // Other seeds' files of the call stay: it was given them, and so is the next. Files of
         // another CNF (an earlier build's encoding) go: no call of this one is given them.
@@ -1242,6 +1261,7 @@ mod tests {
             clauses,
             by_length: Vec::new(),
             units_before: Vec::new(),
+            seconds: Vec::new(),
             file: file.into(),
         };
         let rung = |from, answer, kept| Rung {
@@ -1273,11 +1293,12 @@ mod tests {
     }
 
     /// A call's file kept try after try: its record moves to the latest try, and lists the
-    /// units its file held when each try started, after those of the record before (one of an
-    /// earlier build, with no counts, has no list to go on from), which the table and summary
-    /// show; a call that started afresh (its file lost) starts the list again, and a piece
-    /// refuted drops its record. Mutation: a list that drops the earlier record's, or keeps it
-    /// for a call started afresh, or a record per try (the summary would count more calls).
+    /// units its file held when each try started and the seconds of each try, after those of
+    /// the record before (one of an earlier build, with no counts, has no list to go on from),
+    /// which the table and summary show; a call that started afresh (its file lost) starts the
+    /// lists again, and a piece refuted drops its record. Mutation: a list that drops the
+    /// earlier record's, or keeps it for a call started afresh, or a record per try (the
+    /// summary would count more calls); the seconds not chained.
     #[test]
     fn the_units_of_a_piece_s_file_are_followed_from_try_to_try() {
         let e = officers(4);
@@ -1289,10 +1310,12 @@ mod tests {
             clauses: units + binary + 100,
             by_length: vec![units, binary, 100],
             units_before: start.into_iter().collect(),
+            seconds: vec![10.0 * units as f64],
             file: "f".into(),
         };
         let old_build = KeptLemmas {
             by_length: Vec::new(),
+            seconds: Vec::new(),
             ..file(None, 2, 0)
         };
         ladder.rungs = vec![plain_rung(0, 8, RungAnswer::Unsat)];
@@ -1314,7 +1337,7 @@ mod tests {
         );
         assert_eq!(
             records[0].growth_words(),
-            " (units by try 2, 4, 9, 12; 80 binary)"
+            " (units by try 2, 4, 9, 12; 80 binary; 250 s in the last 3 tries)"
         );
         let line = ladder.summary_line();
         assert!(
@@ -1323,7 +1346,7 @@ mod tests {
         );
         let table = ladder.rung_table().join("\n");
         assert!(
-            table.contains("192 lemmas kept for s[0] = 10 (units by try 2, 4, 9, 12; 80 binary)"),
+            table.contains("192 lemmas kept for s[0] = 10 (units by try 2, 4, 9, 12; 80 binary;"),
             "{table}"
         );
         // Another piece's first record, and then its file lost: no tries before either time;
@@ -1333,7 +1356,7 @@ mod tests {
         ladder.keep_lemmas(band, last, (Some(11), None), file(None, 5, 10));
         let cell = ladder.rung_table().join("\n");
         assert!(
-            cell.contains("; s[0] = 11 (5 units, 10 binary) |"),
+            cell.contains("; s[0] = 11 (5 units, 10 binary; 50 s in the last try) |"),
             "{cell}"
         );
         assert!(
@@ -1363,6 +1386,7 @@ mod tests {
             clauses: units + 10,
             by_length: vec![units, 10],
             units_before: start.into_iter().collect(),
+            seconds: Vec::new(),
             file: name.into(),
         };
         ladder.rungs = vec![

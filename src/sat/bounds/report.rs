@@ -278,6 +278,7 @@ mod tests {
             clauses,
             by_length: Vec::new(),
             units_before: Vec::new(),
+            seconds: Vec::new(),
             file: format!("k{top}"),
         };
         let half = Some(Half {
