@@ -445,15 +445,13 @@ fn a_band_campaign_whose_band_the_ladder_refuted_since_says_so() {
     ] {
         let ladder = ladder_json(&committed_ladder_path(p));
         let (from, below) = band.split_once("..").unwrap();
+        let (from, below): (u64, u64) = (from.parse().unwrap(), below.parse().unwrap());
         let in_ladder = (ladder["rungs"].as_array().unwrap().iter()).any(|r| {
-            r["from"].as_u64().map(|v| v.to_string()).as_deref() == Some(from)
-                && r["below"].as_u64().map(|v| v.to_string()).as_deref() == Some(below)
+            (r["from"].as_u64(), r["below"].as_u64()) == (Some(from), Some(below))
                 && r["answer"] == "unsat"
         });
         assert_eq!(in_ladder, refuted, "p = {p}'s ladder");
-        let start = printed.find(&format!("\np={p} ")).unwrap() + 1;
-        let part = &printed[start..];
-        let part = &part[..part.find("\np=").unwrap_or(part.len())];
+        let part = summary_part(&printed, p).unwrap();
         let line = (part.lines())
             .find(|l| l.contains(&format!("cubes (feasible, band {band}):")))
             .unwrap_or_else(|| panic!("p = {p}: {part}"));
@@ -483,12 +481,17 @@ fn table_after<'r>(pair: &[&'r str]) -> Option<(usize, &'r str)> {
     pair[1].starts_with("| band |").then_some((p, pair[1]))
 }
 
-/// The table `sat summary --rungs` printed for period `p`: in the period's part of the output
-/// (from its line to the next period's), the lines from `| band |` while they start with `|`.
-fn printed_ladder_table(printed: &str, p: usize) -> Option<&str> {
+/// The part of `sat summary`'s output about period `p`: from its line to the next period's.
+fn summary_part(printed: &str, p: usize) -> Option<&str> {
     let start = printed.find(&format!("\np={p} "))? + 1;
     let part = &printed[start..];
-    let part = &part[..part.find("\np=").unwrap_or(part.len())];
+    Some(&part[..part.find("\np=").unwrap_or(part.len())])
+}
+
+/// The table `sat summary --rungs` printed for period `p`: in the period's part of the output
+/// ([`summary_part`]), the lines from `| band |` while they start with `|`.
+fn printed_ladder_table(printed: &str, p: usize) -> Option<&str> {
+    let part = summary_part(printed, p)?;
     let table = &part[part.find("| band |")?..];
     let lines: usize = (table.lines())
         .take_while(|l| l.starts_with('|'))
@@ -503,10 +506,8 @@ fn with_printed_ladder_tables(readme: &str, printed: &str) -> String {
     let (head, block, tail) = readme_ladders_block(readme);
     let mut paragraphs: Vec<String> = block.split("\n\n").map(str::to_string).collect();
     for k in 1..paragraphs.len() {
-        let p = (paragraphs[k - 1].trim_start().strip_prefix("**p = "))
-            .and_then(|head| head.split("**").next()?.parse::<usize>().ok());
-        let table = paragraphs[k].trim();
-        let (Some(p), true) = (p, table.starts_with("| band |")) else {
+        let pair = [paragraphs[k - 1].trim(), paragraphs[k].trim()];
+        let Some((p, table)) = table_after(&pair) else {
             continue;
         };
         let new = printed_ladder_table(printed, p).expect("the period's table is printed");

@@ -360,8 +360,7 @@ fn run_sat_summary(
             cube_campaign_lines(&path, r, rungs);
         } else {
             // A yardstick: the ladder (and band campaigns) of a period that has patterns.
-            ladder_line(&path, r.p as usize, "feasible", rungs);
-            band_campaign_lines(&path, r.p as usize, "feasible");
+            ladder_and_band_campaign_lines(&path, r.p as usize, "feasible", rungs);
         }
     }
     totals_lines(&file, &open);
@@ -459,17 +458,34 @@ fn cube_campaign_lines(
             Ok(None) => {}
             Err(e) => println!("      cubes ({question}): {e}"),
         }
-        ladder_line(periods, r.p as usize, question, rungs);
-        band_campaign_lines(periods, r.p as usize, question);
+        ladder_and_band_campaign_lines(periods, r.p as usize, question, rungs);
     }
 }
 
-/// The value-bound ladder of one question, if one lies beside the periods file. A decided
-/// period can have one too: Officers 17, 19 and 23, run as a yardstick for the open ones. With
-/// `rungs`, its table of bands below the line.
-fn ladder_line(periods: &std::path::Path, p: usize, question: &str, rungs: bool) {
-    let path = grundy::sat::bounds::Ladder::path_beside(periods, p, question);
-    match grundy::sat::bounds::Ladder::read(&path) {
+/// The value-bound ladder of one question and its band campaigns still open, the ladder read
+/// once for both.
+fn ladder_and_band_campaign_lines(
+    periods: &std::path::Path,
+    p: usize,
+    question: &str,
+    rungs: bool,
+) {
+    use grundy::sat::bounds::Ladder;
+    let ladder = Ladder::read(&Ladder::path_beside(periods, p, question));
+    ladder_line(&ladder, question, rungs);
+    let ladder = ladder.as_ref().ok().and_then(Option::as_ref);
+    band_campaign_lines(periods, p, question, ladder);
+}
+
+/// The value-bound ladder of one question (`ladder`, as read beside the periods file), if
+/// there is one. A decided period can have one too: Officers 17, 19 and 23, run as a yardstick
+/// for the open ones. With `rungs`, its table of bands below the line.
+fn ladder_line(
+    ladder: &Result<Option<grundy::sat::bounds::Ladder>, grundy::sat::bounds::LadderError>,
+    question: &str,
+    rungs: bool,
+) {
+    match ladder {
         Ok(Some(l)) => {
             println!("      bounds ({question}): {}", l.summary_line());
             let table = if rungs { l.rung_table() } else { Vec::new() };
@@ -488,13 +504,17 @@ fn ladder_line(periods: &std::path::Path, p: usize, question: &str, rungs: bool)
 /// rung of the ladder shown above. One whose band the ladder refuted by other calls since (in
 /// pieces, say) says so: its share refuted is no longer what is known of the band, and going
 /// on with it would buy nothing.
-fn band_campaign_lines(periods: &std::path::Path, p: usize, question: &str) {
-    use grundy::sat::bounds::{Band, Ladder, Rung, RungAnswer};
+fn band_campaign_lines(
+    periods: &std::path::Path,
+    p: usize,
+    question: &str,
+    ladder: Option<&grundy::sat::bounds::Ladder>,
+) {
+    use grundy::sat::bounds::{Band, Rung, RungAnswer};
     use grundy::sat::cubes::{Ledger, Verdict};
-    let ladder = Ladder::read(&Ladder::path_beside(periods, p, question));
     let refuted_since = |band: Option<Band>| {
         let refutes = |r: &Rung| Some(r.band()) == band && r.answer == RungAnswer::Unsat;
-        matches!(&ladder, Ok(Some(l)) if l.rungs.iter().any(refutes))
+        ladder.is_some_and(|l| l.rungs.iter().any(refutes))
     };
     let dir = periods.parent().unwrap_or(std::path::Path::new(""));
     let stem = format!("cubes-p{p}-{question}-band");

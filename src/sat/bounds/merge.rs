@@ -272,9 +272,7 @@ impl Rung {
         // A piece both asked keeps both files when their names differ (runs of other seeds):
         // each holds clauses of the piece's CNF, and its next call is given every seed's file.
         for kept in &theirs.kept {
-            let held =
-                |k: &KeptLemmas| (k.top, k.half, &k.file) == (kept.top, kept.half, &kept.file);
-            if !self.kept.iter().any(held) {
+            if !self.kept.iter().any(|k| k.same_file(kept)) {
                 self.kept.push(kept.clone());
             }
         }

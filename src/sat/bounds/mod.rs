@@ -616,7 +616,7 @@ impl Ladder {
     /// machine). A piece may have several files, one per seed that asked it (copies joined by
     /// a merge), and its next call is given them all ([`crate::sat::lemmas`]).
     pub fn kept_lemmas(&self, band: Band) -> Vec<&KeptLemmas> {
-        let tries = || (self.rungs.iter()).filter(|r| (r.from, r.below) == (band.from, band.below));
+        let tries = || (self.rungs.iter()).filter(|r| r.band() == band);
         let refuted = |k: &KeptLemmas| {
             k.top
                 .is_some_and(|top| tries().any(|r| r.has_piece(top, k.half)))
@@ -669,12 +669,8 @@ impl Ladder {
         let mut kept = KeptLemmas { top, half, ..kept };
         let earlier = (self.kept_lemmas(band).into_iter()).find(|k| k.same_file(&kept));
         if let Some(earlier) = earlier.filter(|_| !kept.units_before.is_empty()) {
-            let mut units_before = earlier.units_before.clone();
-            units_before.append(&mut kept.units_before);
-            kept.units_before = units_before;
-            let mut seconds = earlier.seconds.clone();
-            seconds.append(&mut kept.seconds);
-            kept.seconds = seconds;
+            (kept.units_before).splice(0..0, earlier.units_before.iter().copied());
+            (kept.seconds).splice(0..0, earlier.seconds.iter().copied());
         }
         // Other seeds' files of the call stay: it was given them, and so is the next. Files of
         // another CNF (an earlier build's encoding) go: no call of this one is given them.
@@ -693,9 +689,7 @@ impl Ladder {
     /// the whole rung: `(None, None)`), or for every call with `which` `None`: answered calls
     /// are never asked again, and the climb removes their files.
     fn forget_kept(&mut self, band: Band, which: Option<(Option<Value>, Option<Half>)>) {
-        let tries =
-            (self.rungs.iter_mut()).filter(|r| (r.from, r.below) == (band.from, band.below));
-        for rung in tries {
+        for rung in (self.rungs.iter_mut()).filter(|r| r.band() == band) {
             rung.kept
                 .retain(|k| which.is_some_and(|w| w != (k.top, k.half)));
         }
