@@ -322,7 +322,9 @@ enum SatCommand {
     /// bound, with a largest value first (with --keep-rotation: every value below V). Kept
     /// beside it as bounds-p<P>-<question>.json; a later run goes on above that bound. Bands
     /// that may outlast their machine: `sat cubes --climb STEP` (resumable cube campaigns).
-    Bounds(BoundsArgs),
+    // Boxed: its flags are the most of any command, and the enum of commands is as large as
+    // its largest variant.
+    Bounds(Box<BoundsArgs>),
     /// What lemma files (`--lemmas`) hold: their clauses by length, checked against their
     /// headers, and each unit in words (`s[3] != 40`: true of every pattern of the question the
     /// file was learned on, a piece of a band say), residue by residue.
@@ -521,9 +523,11 @@ struct BoundsArgs {
     /// With --pieces: ask each piece as two halves, s[R] below the value V and at least V
     /// (R:V, as 13:64), each saved as it ends: twice the pieces for a machine with more cores
     /// than a band has values (a cut at 64 halved a piece of p = 27 at no extra cost; at 128,
-    /// the top bit of a byte, nearly all the work fell on one side). With --prove-chain: each
-    /// piece not proved yet is proved as its two halves, calls about half as long.
-    #[arg(long, value_name = "R:V", value_parser = parse_cut, requires = "pieces")]
+    /// the top bit of a byte, nearly all the work fell on one side). R:V,W,... cuts at each
+    /// value, into parts (13:64,128: below 64, from 64 below 128, and from 128). With
+    /// --prove-chain: each piece not proved yet is proved as its halves (or parts), shorter
+    /// calls with smaller proofs.
+    #[arg(long, value_name = "R:V[,W...]", value_parser = parse_cut, requires = "pieces")]
     cut: Option<grundy::sat::bounds::Cut>,
     /// With --pieces: ask only these values of the open band's largest value (V,V,...), then
     /// stop. Why: the climb asks a band's pieces lowest first and stops at the first without
@@ -877,13 +881,23 @@ fn parse_band(s: &str) -> Result<grundy::sat::bounds::Band, String> {
     s.parse()
 }
 
-/// Parses a cut `R:V` (residue `R`, value `V`).
+/// Parses a cut `R:V` (residue `R`, value `V`), or `R:V,W,...` (cut at each of the values,
+/// ascending).
 fn parse_cut(s: &str) -> Result<grundy::sat::bounds::Cut, String> {
-    let bad = || format!("bad cut {s:?}: expected RESIDUE:VALUE, as 13:64");
+    let bad = || format!("bad cut {s:?}: expected RESIDUE:VALUE[,VALUE...], as 13:64 or 13:64,128");
     let (r, v) = s.split_once(':').ok_or_else(bad)?;
+    let values: Vec<u16> = (v.split(',').map(str::parse))
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    if values.windows(2).any(|w| w[0] >= w[1]) {
+        return Err(format!(
+            "bad cut {s:?}: the values must go up (as 13:64,128,192)"
+        ));
+    }
     Ok(grundy::sat::bounds::Cut {
         residue: r.parse().map_err(|_| bad())?,
-        at: v.parse().map_err(|_| bad())?,
+        at: values[0],
+        above: values[1..].to_vec(),
     })
 }
 

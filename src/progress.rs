@@ -166,6 +166,14 @@ impl Progress {
         }
     }
 
+    /// A handle that sets this display's note from another thread ([`NoteSetter`]).
+    pub fn note_setter(&self) -> NoteSetter {
+        NoteSetter {
+            lines: Arc::clone(&self.lines),
+            bar: self.bar.clone(),
+        }
+    }
+
     /// Writes `line` on standard output, the bar hidden meanwhile and drawn again below it, so
     /// that lines of results and the bar do not tear each other on a terminal.
     pub fn println(&self, line: &str) {
@@ -178,6 +186,29 @@ impl Progress {
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// Sets the note of a [`Progress`] (after the bar; at the end of a log's lines) without moving
+/// its position, from any thread. Why: a band's pieces run for hours in worker threads, and
+/// the line a log gets every 10 minutes should say which of them is being asked, not only how
+/// many ended. The next [`Progress::set`] clears the note.
+#[derive(Clone)]
+pub struct NoteSetter {
+    lines: Arc<Mutex<Lines>>,
+    bar: Option<ProgressBar>,
+}
+
+impl NoteSetter {
+    pub fn set(&self, note: &str) {
+        let mut lines = self
+            .lines
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        lines.note = note.to_string();
+        if let Some(bar) = &self.bar {
+            bar.set_message(format!("{} {note}", lines.what).trim_end().to_string());
         }
     }
 }

@@ -319,6 +319,10 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--pieces", "--cut", "0:64"],
         vec!["--pieces", "--cut", "2:2"],
         vec!["--pieces", "--cut", "two"],
+        vec!["--pieces", "--cut", "2:64,32"],
+        vec!["--pieces", "--cut", "2:64,64"],
+        vec!["--pieces", "--cut", "2:64,"],
+        vec!["--pieces", "--cut", "2:8,16,18"],
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(bad);
@@ -1367,6 +1371,60 @@ fn a_chain_proved_in_halves_has_two_checked_halves_for_every_value_of_each_band(
     assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0);
 }
 
+/// `--prove-chain --pieces --cut 1:16,32` proves each piece as its three parts (`s[1]` below
+/// 16, from 16 below 32, from 32): every rung's pieces are the three parts of each common value
+/// of its band (counted from the definition), each checked by rate (or dratify), and the rung's
+/// proof says it rests on the parts of a cut. Mutation: a cut's values after the first ignored
+/// (two halves a value).
+#[test]
+fn a_chain_proved_in_parts_has_every_part_checked_for_every_value_of_each_band() {
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
+        return;
+    };
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let proofs = dir.path().join("proofs").display().to_string();
+    let proved = prove_p4_chain(&proofs, &out, &checker, &["--pieces", "--cut", "1:16,32"]);
+    assert!(proved.status.success(), "{proved:?}");
+    let ladder = ladder_json(&ladder_path);
+    let rungs = rungs_of(&ladder);
+    let parts = [
+        serde_json::json!({"residue": 1, "at": 16, "high": false}),
+        serde_json::json!({"residue": 1, "at": 16, "high": true, "below": 32}),
+        serde_json::json!({"residue": 1, "at": 32, "high": true}),
+    ];
+    let mut values = 0;
+    for (rung, (from, below, _)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
+        let in_band: Vec<u16> = (*from..*below).filter(|&v| is_common(v)).collect();
+        values += in_band.len();
+        let expected: Vec<(u16, Json)> = (in_band.iter())
+            .flat_map(|&v| parts.iter().map(move |h| (v, h.clone())))
+            .collect();
+        let mut got: Vec<(u16, Json)> = (rung["pieces"].as_array().unwrap().iter())
+            .map(|p| (p["top"].as_u64().unwrap() as u16, p["half"].clone()))
+            .collect();
+        let index = |h: &Json| parts.iter().position(|q| q == h);
+        got.sort_by_key(|(v, h)| (*v, index(h)));
+        assert_eq!(got, expected, "{rung}");
+        for piece in rung["pieces"].as_array().unwrap() {
+            let by = piece["proof"]["checked_by"].as_str().unwrap_or("");
+            assert!(
+                by.starts_with("rate") || by.starts_with("dratify"),
+                "{piece}"
+            );
+        }
+        let format = rung["proof"]["format"].as_str().unwrap();
+        assert!(format.contains("the parts of a cut"), "{rung}");
+    }
+    let stdout = String::from_utf8_lossy(&proved.stdout);
+    let said = format!("{} rungs proved now ({} parts);", rungs.len(), 3 * values);
+    assert!(stdout.contains(&said), "{stdout}");
+    assert!(
+        stdout.contains(", 16 <= s[1] < 32: proof checked by"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0);
+}
+
 /// `--prove-chain --to V` proves only the foot of the chain, the rungs below V at most: those
 /// get checked proofs and the rungs above keep none, and the run says how many of the chain are
 /// proved; a second run without `--to` proves the rest. Mutation: `--to` ignored (every rung
@@ -1992,7 +2050,10 @@ fn a_whole_rung_stopped_keeps_its_lemmas_and_a_run_without_them_says_so() {
 /// rung last in the ladder and none of its pieces refuted yet (a fresh ladder), then one `Piece`
 /// per common value of the band as it is refuted (counted here from the definition), then
 /// `Rung`; the climb of p = 4 from 8 by 32 ends at the band of the brute force's least largest
-/// value. Each band's seconds are named as the run's share. Mutation: no share recorded.
+/// value. Each band's seconds are named as the run's share. Each piece's start is told to
+/// `on_piece_start` (the progress display's note names the pieces being asked), one by one
+/// lowest first: every common value up to the least largest value, the piece with the pattern
+/// last. Mutations: no share recorded, or no start told.
 #[test]
 fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
     use grundy::sat::bounds::{Climb, Ladder, Step, climb};
@@ -2011,6 +2072,8 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
     .unwrap();
     e.put_largest_first();
     let stop = std::sync::atomic::AtomicBool::new(false);
+    let started = std::sync::Mutex::new(Vec::new());
+    let on_start = |top: u16, half| started.lock().unwrap().push((top, half));
     let run = Climb {
         encoding: &e,
         largest_first: true,
@@ -2030,6 +2093,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         tries: 1,
         conflicts: None,
         run_name: "this-run".to_string(),
+        on_piece_start: Some(&on_start),
     };
     let check = |bytes: &[u8]| -> Result<Vec<u16>, String> {
         let s = e.expand(bytes);
@@ -2068,6 +2132,11 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         expected.push((Step::Rung, (from, below), pieces, answer.to_string()));
     }
     assert_eq!(steps, expected);
+    let every_piece: Vec<(u16, _)> = (0..=least)
+        .filter(|&v| is_common(v))
+        .map(|v| (v, None))
+        .collect();
+    assert_eq!(*started.lock().unwrap(), every_piece);
     // Each band's seconds are this run's share of it, all of them ([`Rung::runs`]).
     for rung in &ladder.rungs {
         let shares: Vec<(&str, f64)> = (rung.runs.iter())
@@ -2178,68 +2247,99 @@ fn pieces_asked(args: &[&str], band: &str) -> Vec<String> {
 /// next run makes.
 #[test]
 fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
+    climb_in_parts_agrees_with_the_brute_force(&[64]);
+}
+
+/// `--pieces --cut 2:16,48`: each piece asked as three parts, `s[2]` below 16, from 16 below
+/// 48, and from 48; checked as the halves are above. Mutation: a middle part asked without its
+/// upper end (so as "at least 16") finds a pattern of the part above it (tried: it fails here,
+/// since the brute force's patterns with the least largest value first have `s[2]` from 48 on).
+#[test]
+fn a_climb_in_parts_of_pieces_agrees_with_the_brute_force_part_by_part() {
+    climb_in_parts_agrees_with_the_brute_force(&[16, 48]);
+}
+
+/// Climbs p = 4 to 136 in pieces cut on `s[2]` at `cuts` and checks every band's parts (each a
+/// value of `s[0]` and the index of its part, lowest first) against the brute force, then
+/// loses the last part of a band and checks that the next run asks that part alone.
+fn climb_in_parts_agrees_with_the_brute_force(cuts: &[u16]) {
     let rule = Rule::officers(4);
     let least = rule.least_largest_below(136).unwrap();
-    // The sides of s[2] (at least 64?) of every pattern rotated to put `least`, its largest
-    // value, first.
-    let sides: HashSet<bool> = (rule.fixed_points(&common_below(136)).into_iter())
+    let part_of = |v: u16| cuts.iter().filter(|&&c| v >= c).count();
+    // The parts of s[2] of every pattern rotated to put `least`, its largest value, first.
+    let with_pattern: HashSet<usize> = (rule.fixed_points(&common_below(136)).into_iter())
         .filter(|s| s.iter().max() == Some(&least))
         .flat_map(|s| {
             (0..4)
                 .filter(|&k| s[k] == least)
-                .map(|k| s[(k + 2) % 4] >= 64)
+                .map(|k| part_of(s[(k + 2) % 4]))
                 .collect::<Vec<_>>()
         })
         .collect();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json").display().to_string();
+    let values: Vec<String> = cuts.iter().map(u16::to_string).collect();
+    let cut_arg = format!("2:{}", values.join(","));
     let climb = [
-        "--from", "8", "--step", "32", "--to", "136", "--pieces", "--cut", "2:64", "--out", &out,
+        "--from", "8", "--step", "32", "--to", "136", "--pieces", "--cut", &cut_arg, "--out", &out,
     ];
     let args = [&P4_BOUNDS[..], &climb].concat();
     let first = grundy(&args);
     assert!(first.status.success(), "{first:?}");
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
     let ladder = ladder_json(&ladder_path);
-    let halves_of = |rung: &Json| -> Vec<(u16, bool)> {
+    // A part's index from its record, which must be one of the cut's.
+    let part_index = |half: &Json| -> usize {
+        assert_eq!(half["residue"], 2, "{half}");
+        let at = half["at"].as_u64().unwrap() as u16;
+        let i = cuts.iter().position(|&c| c == at).expect("a cut value");
+        let next = cuts.get(i + 1).map(|&c| serde_json::json!(c));
+        match half["high"].as_bool().unwrap() {
+            false => {
+                assert_eq!(i, 0, "{half}");
+                0
+            }
+            true => {
+                assert_eq!(half.get("below"), next.as_ref(), "{half}");
+                i + 1
+            }
+        }
+    };
+    let parts_of = |rung: &Json| -> Vec<(u16, usize)> {
         let pieces = rung["pieces"].as_array().map_or(&[][..], Vec::as_slice);
         (pieces.iter())
-            .map(|p| {
-                let half = &p["half"];
-                assert_eq!(
-                    (half["residue"].as_u64(), half["at"].as_u64()),
-                    (Some(2), Some(64))
-                );
-                (
-                    p["top"].as_u64().unwrap() as u16,
-                    half["high"].as_bool().unwrap(),
-                )
-            })
+            .map(|p| (p["top"].as_u64().unwrap() as u16, part_index(&p["half"])))
             .collect()
     };
-    let both = |from: u16, below: u16| -> Vec<(u16, bool)> {
+    let all = |from: u16, below: u16| -> Vec<(u16, usize)> {
         let values = (from..below).filter(|&v| is_common(v));
-        values.flat_map(|v| [(v, false), (v, true)]).collect()
+        values
+            .flat_map(|v| (0..=cuts.len()).map(move |i| (v, i)))
+            .collect()
     };
     let rungs = rungs_of(&ladder);
     let answers: Vec<&str> = rungs.iter().map(|(_, _, a)| a.as_str()).collect();
     assert_eq!(answers, ["unsat", "unsat", "unsat", "unsat", "sat"]);
-    // Every band says it was asked in halves, and of which cut.
-    let cut = serde_json::json!({"residue": 2, "at": 64});
+    // Every band says it was asked in parts, and of which cut.
+    let cut = match cuts {
+        [at] => serde_json::json!({"residue": 2, "at": at}),
+        [at, above @ ..] => serde_json::json!({"residue": 2, "at": at, "above": above}),
+        [] => unreachable!("a cut has a value"),
+    };
     for (rung, (from, below, answer)) in ladder["rungs"].as_array().unwrap().iter().zip(&rungs) {
         assert_eq!(rung["cut"], cut, "{rung}");
         if answer == "unsat" {
-            assert_eq!(halves_of(rung), both(*from, *below), "{rung}");
+            assert_eq!(parts_of(rung), all(*from, *below), "{rung}");
             continue;
         }
-        let mut expected = both(*from, least);
-        if !sides.contains(&false) {
-            expected.push((least, false));
-        }
+        // Parts are asked lowest first, and the first with a pattern ends the climb.
+        let mut expected = all(*from, least);
+        let first_with = (0..=cuts.len()).find(|i| with_pattern.contains(i)).unwrap();
+        expected.extend((0..first_with).map(|i| (least, i)));
         assert_eq!(
-            halves_of(rung),
+            parts_of(rung),
             expected,
-            "{rung} (sides with a pattern: {sides:?})"
+            "{rung} (parts with a pattern: {with_pattern:?})"
         );
     }
     let pattern: Vec<u16> = (ladder["pattern"].as_array().unwrap().iter())
@@ -2247,7 +2347,7 @@ fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
         .collect();
     assert!((0..4).all(|r| rule.fixed_at(&pattern, r)), "{pattern:?}");
     assert_eq!(pattern.iter().max(), Some(&least));
-    // The band 72..104 stopped with its last half lost, and nothing above it tried.
+    // The band 72..104 stopped with its last part lost, and nothing above it tried.
     let mut stopped = ladder.clone();
     let kept = stopped["rungs"].as_array_mut().unwrap();
     kept.truncate(4);
@@ -2255,27 +2355,32 @@ fn a_climb_in_halves_of_pieces_agrees_with_the_brute_force_half_by_half() {
     let lost = kept[3]["pieces"].as_array_mut().unwrap().pop().unwrap();
     stopped.as_object_mut().unwrap().remove("pattern");
     std::fs::write(&ladder_path, serde_json::to_vec(&stopped).unwrap()).unwrap();
-    // The summary counts values, not halves: all but the lost half's value, and its other half.
+    // The summary counts values, not parts: all but the lost part's value, and its other parts.
     let summary = grundy(&[&P4_BOUNDS[..], &["--from", "8", "--to", "8", "--out", &out]].concat());
     let whole = (72..104).filter(|&v| is_common(v)).count() - 1;
-    let line = format!(" s, {whole} pieces of it refuted and 1 half of another (4 rungs");
+    let others = match cuts.len() {
+        1 => "1 half of another".to_string(),
+        n => format!("{n} parts of another"),
+    };
+    let line = format!(" s, {whole} pieces of it refuted and {others} (4 rungs");
     assert!(
         String::from_utf8_lossy(&summary.stdout).contains(&line),
         "{line}: {summary:?}"
     );
     let asked = pieces_asked(&args, "from 72 below 104, piece");
-    let side = if lost["half"]["high"] == true {
-        ">="
-    } else {
-        "<"
+    let half = &lost["half"];
+    let side = match (half["high"].as_bool().unwrap(), half.get("below")) {
+        (false, _) => format!("s[2] < {}", half["at"]),
+        (true, None) => format!("s[2] >= {}", half["at"]),
+        (true, Some(end)) => format!("{} <= s[2] < {end}", half["at"]),
     };
-    let named = format!("s[0] = {}, s[2] {side} 64:", lost["top"]);
+    let named = format!("s[0] = {}, {side}:", lost["top"]);
     assert!(
         asked.len() == 1 && asked[0].contains(&named),
         "{named}: {asked:?}"
     );
     let resumed = ladder_json(&ladder_path);
-    assert_eq!(halves_of(&resumed["rungs"][3]).len(), both(72, 104).len());
+    assert_eq!(parts_of(&resumed["rungs"][3]).len(), all(72, 104).len());
     assert_eq!(resumed["rungs"][3]["cut"], cut);
 }
 

@@ -6,10 +6,11 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 use grundy::sat::bounds::{
-    Band, Climb, KeptLemmas, Ladder, RungAnswer, Step, StoppedPiece, WHOLE_QUESTION, climb,
+    Band, Climb, Half, KeptLemmas, Ladder, RungAnswer, Step, StoppedPiece, WHOLE_QUESTION, climb,
     pieces_and_halves, plural, rung_units,
 };
 use grundy::sat::solve::Preset;
+use grundy::values::Value;
 
 use super::question::Question;
 use crate::{BoundsArgs, positive_seconds};
@@ -69,9 +70,8 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
     // Before any file or folder is made. (The bands' encoding puts a largest value first, with
     // the same bytes as the question's.)
-    if let Some(cut) = cut {
-        let [low, _] = grundy::sat::bounds::Half::both(cut);
-        low.unit(&q.encoding).map_err(anyhow::Error::msg)?;
+    for part in cut.iter().flat_map(grundy::sat::bounds::Cut::parts) {
+        part.units(&q.encoding).map_err(anyhow::Error::msg)?;
     }
     let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
     let _lock = Ladder::lock(&path)?;
@@ -299,7 +299,7 @@ fn prove_chain_showing_rungs(
             checker: &checker,
             jobs: settings.jobs,
             pieces: settings.pieces,
-            cut: settings.cut,
+            cut: settings.cut.clone(),
             up_to: settings.up_to,
             stop,
         };
@@ -324,7 +324,11 @@ fn prove_chain_showing_rungs(
     .map_err(anyhow::Error::msg)?;
     let (_, after) = ladder.chain_proved();
     // The same words as the ladder's summary and table: "1 piece and 2 halves".
-    let pieces = match pieces_and_halves(done.pieces, done.halves) {
+    let finer = settings
+        .cut
+        .as_ref()
+        .is_some_and(grundy::sat::bounds::Cut::is_finer);
+    let pieces = match pieces_and_halves(done.pieces, done.halves, finer) {
         _ if !settings.pieces => String::new(),
         none if none.is_empty() => " (no pieces)".to_string(),
         some => format!(" ({some})"),
@@ -415,13 +419,19 @@ fn climb_showing_rungs(
     let largest_first = q.problem.break_rotation;
     let banded = banded_encoding(q)?;
     let encoding = banded.as_ref().unwrap_or(&q.encoding);
-    let halves = if settings.cut.is_some() { 2 } else { 1 };
+    let halves = settings
+        .cut
+        .as_ref()
+        .map_or(1, |cut| cut.parts().len() as u64);
     let lemma_dir = (settings.lemma_stem.as_deref())
         .and_then(std::path::Path::parent)
         .map(std::path::Path::to_path_buf);
     // The pieces of the band being climbed, on a terminal (pieces run for hours, each line
     // printed only when one ends).
     let mut display: Option<grundy::progress::Progress> = None;
+    // The pieces being asked, named in the display's note (their starts are told from the
+    // worker threads, their ends by the climb's steps).
+    let asking = AskingPieces::default();
     let mut after_rung = |l: &Ladder, step: Step| {
         let Some(r) = l.rungs.last() else {
             return Ok(());
@@ -454,7 +464,9 @@ fn climb_showing_rungs(
                     "  {}{in_turn}",
                     pieces_start_line(l, r, encoding, calls, lemma_dir.as_deref())
                 );
-                display = Some(pieces_progress(encoding, r, q.p, halves));
+                let shown = pieces_progress(encoding, r, q.p, halves);
+                asking.show_in(&shown);
+                display = Some(shown);
             }
             return Ok(());
         }
@@ -464,9 +476,18 @@ fn climb_showing_rungs(
             Step::PieceStopped(stopped) => format!("  {}", stopped_piece_words(r, stopped)),
             _ => format!("  {}", rung_line(r)),
         };
+        let ended = match step {
+            Step::Piece => (r.pieces.last()).map(|p| (p.top, p.half)),
+            Step::PieceStopped(stopped) => Some((stopped.top, stopped.half)),
+            _ => None,
+        };
+        if let Some((top, half)) = ended {
+            asking.ended(top, half);
+        }
         match (&mut display, step) {
             (Some(d), Step::Piece) => {
                 d.set(r.pieces.len() as u64);
+                asking.show();
                 d.println(&line);
             }
             (Some(d), Step::PieceStopped(_)) => d.println(&line),
@@ -499,10 +520,77 @@ fn climb_showing_rungs(
             tries: settings.tries,
             conflicts: settings.conflicts,
             run_name: grundy::sat::bounds::RunShare::name_this_run(),
+            on_piece_start: Some(&|top, half| asking.started(top, half)),
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
+}
+
+/// The pieces of a band being asked, each with the time its call started, and the note of the
+/// band's progress display that names them ("asking s[0] = 225 since 18:14 UTC").
+#[derive(Default)]
+struct AskingPieces {
+    pieces: std::sync::Mutex<Vec<(Value, Option<Half>, String)>>,
+    note: std::sync::Mutex<Option<grundy::progress::NoteSetter>>,
+}
+
+impl AskingPieces {
+    fn started(&self, top: Value, half: Option<Half>) {
+        self.lock_pieces().push((top, half, utc_hour_minute()));
+        self.show();
+    }
+
+    fn ended(&self, top: Value, half: Option<Half>) {
+        self.lock_pieces()
+            .retain(|&(t, h, _)| (t, h) != (top, half));
+        self.show();
+    }
+
+    /// Names the pieces in `display`'s note from now on (a band's new display, before any of
+    /// its pieces starts: a piece of an earlier band that left no step, halted by a pattern
+    /// found beside it, is forgotten).
+    fn show_in(&self, display: &grundy::progress::Progress) {
+        self.lock_pieces().clear();
+        let mut note = self.note.lock().unwrap_or_else(|p| p.into_inner());
+        *note = Some(display.note_setter());
+        drop(note);
+        self.show();
+    }
+
+    /// Writes the note: the pieces being asked, or nothing.
+    fn show(&self) {
+        let named: Vec<String> = (self.lock_pieces().iter())
+            .map(|(top, half, since)| {
+                let half = half.map_or(String::new(), |h| format!(", {h}"));
+                format!("s[0] = {top}{half} since {since} UTC")
+            })
+            .collect();
+        let note = match named.is_empty() {
+            true => String::new(),
+            false => format!("asking {}", named.join("; ")),
+        };
+        let setter = self.note.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(setter) = setter.as_ref() {
+            setter.set(&note);
+        }
+    }
+
+    fn lock_pieces(&self) -> std::sync::MutexGuard<'_, Vec<(Value, Option<Half>, String)>> {
+        self.pieces.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// The time of day in UTC, hours and minutes ("18:14"): when a piece of hours started, read
+/// beside a log's own times.
+fn utc_hour_minute() -> String {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    let seconds_today = now.map_or(0, |d| d.as_secs() % 86_400);
+    format!(
+        "{:02}:{:02}",
+        seconds_today / 3600,
+        seconds_today % 3600 / 60
+    )
 }
 
 /// A line for each call of `band` whose lemma file the last run kept ([`Ladder::kept_lemmas`])

@@ -20,7 +20,7 @@ use crate::{SatCommand, SatSolveArgs, parse_game, parse_periods, positive_second
 pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
     match what {
         SatCommand::Cubes(args) => run_sat_cubes(args),
-        SatCommand::Bounds(args) => super::bounds::run_sat_bounds(args),
+        SatCommand::Bounds(args) => super::bounds::run_sat_bounds(*args),
         SatCommand::Summary { game, out, rungs } => {
             run_sat_summary(game.as_deref(), out.as_deref(), rungs)
         }

@@ -33,10 +33,11 @@ pub struct ProveChain<'a> {
     /// Bands are proved in pieces, one call per byte of their largest value ([`ProofPiece`]),
     /// each saved as it is checked; pieces proved by an earlier run are not asked again.
     pub pieces: bool,
-    /// With `pieces`: each piece proved as the two halves of this cut ([`Half`]), each saved as
-    /// it is checked. Why: a lent machine gives calls of minutes on many cores, and a piece of
-    /// a hard band is one call of an hour; halves are twice the calls, each about half as long.
-    /// A piece proved whole, or in both halves of another cut, is not asked again.
+    /// With `pieces`: each piece proved as the two halves of this cut ([`Half`]), or its parts
+    /// ([`Cut::parts`]), each saved as it is checked. Why: a lent machine gives calls of
+    /// minutes on many cores, and a piece of a hard band is one call of an hour; halves are
+    /// twice the calls, each about half as long. A piece proved whole, or in every part of
+    /// another cut, is not asked again, nor a part proved already.
     pub cut: Option<Cut>,
     /// Only the rungs of the chain up to this bound (`--to`; [`super::WHOLE_QUESTION`]: all).
     /// Why: a lent machine's call of minutes proves the foot of a chain, whose bands are
@@ -116,18 +117,19 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
                 estimated_seconds: estimate(c),
                 ..whole
             };
-            let Some(cut) = run.cut else {
+            let Some(cut) = &run.cut else {
                 calls.push(piece);
                 continue;
             };
             let top = e.expand(&[c])[0];
-            let halves = Half::both(cut).into_iter();
+            let parts = cut.parts();
+            let share = piece.estimated_seconds / parts.len() as f64;
             calls.extend(
-                halves
+                (parts.into_iter())
                     .filter(|&h| !rung.has_checked_half(top, h))
                     .map(|h| ChainCall {
                         half: Some(h),
-                        estimated_seconds: (piece.estimated_seconds / 2.0).max(1.0),
+                        estimated_seconds: share.max(1.0),
                         ..piece
                     }),
             );
@@ -137,8 +139,8 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
 }
 
 impl Rung {
-    /// Whether a piece with its largest value at `top` has a checked proof (whole, or of both
-    /// halves of one cut).
+    /// Whether a piece with its largest value at `top` has a checked proof (whole, or of every
+    /// part of a cut).
     pub(super) fn has_checked_piece(&self, top: Value) -> bool {
         self.covers_with(top, ProofPiece::is_checked)
     }
@@ -170,8 +172,16 @@ impl Rung {
                     values.len()
                 ),
                 true => format!(
-                    "drat in pieces, one per value of s[0] (the largest) or two halves of one, \
+                    "drat in pieces, one per value of s[0] (the largest) or {} of one, \
                      covering its {} values, removed once checked",
+                    match self
+                        .pieces
+                        .iter()
+                        .any(|p| p.half.is_some_and(|h| h.below.is_some()))
+                    {
+                        false => "two halves",
+                        true => "the parts of a cut",
+                    },
                     values.len()
                 ),
             },
@@ -291,7 +301,7 @@ fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutc
     let mut units = band_units(e, call.band, call.largest_first)?;
     units.extend(call.top.map(|top| e.x(0, usize::from(top))));
     if let Some(half) = call.half {
-        units.push(half.unit(e)?);
+        units.extend(half.units(e)?);
     }
     let piece = call.top.map(|top| (e.expand(&[top])[0], call.half));
     let stem = rung_stem_of(run.proof_stem, ((from, below), piece));

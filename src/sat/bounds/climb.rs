@@ -58,7 +58,7 @@ pub struct Climb<'a> {
     pub lemma_stem: Option<PathBuf>,
     pub lemma_every: Duration,
     /// With `pieces`: each piece asked as the two halves of a cut of `s[residue]` at a value
-    /// ([`Half`]), each saved as it ends.
+    /// ([`Half`]), or the parts of a cut at several ([`Cut::parts`]), each saved as it ends.
     pub cut: Option<Cut>,
     /// With `pieces`: only these values of the open band's `s[0]` are asked (empty: every
     /// one), and the climb stops after that band. Why: pieces are asked lowest first, and the
@@ -82,6 +82,11 @@ pub struct Climb<'a> {
     /// This run's name in the tries it goes on with ([`Rung::runs`]):
     /// [`super::RunShare::name_this_run`] once per process.
     pub run_name: String,
+    /// With `pieces`: told of each piece (its value of `s[0]`, and half) as its call starts,
+    /// in the thread that asks it. Why: a piece's end is a [`Step`], but its start is not (the
+    /// calls run in worker threads), and a progress display of a band of hours should say
+    /// which piece is being asked.
+    pub on_piece_start: Option<&'a (dyn Fn(Value, Option<Half>) + Sync)>,
 }
 
 /// A piece that had no answer ([`Step::PieceStopped`]): its value of `s[0]` (and half), how
@@ -300,8 +305,8 @@ fn rung_in_pieces(
     }
     let index = rung_to_continue(run, ladder, band);
     // Each byte of the band, or each half of it with a cut, not refuted yet.
-    let halves: Vec<Option<Half>> = match run.cut {
-        Some(cut) => Half::both(cut).map(Some).to_vec(),
+    let halves: Vec<Option<Half>> = match &run.cut {
+        Some(cut) => cut.parts().into_iter().map(Some).collect(),
         None => vec![None],
     };
     let rung = &ladder.rungs[index];
@@ -379,6 +384,9 @@ fn rung_in_pieces(
         }
     };
     let ask = |&(top, half): &(u8, Option<Half>), halt: &AtomicBool| {
+        if let Some(started) = run.on_piece_start {
+            started(e.expand(&[top])[0], half);
+        }
         ask_piece(run, band, units, (top, half), halt)
     };
     crate::sat::side_by_side::ask_side_by_side(
@@ -450,7 +458,7 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
         } else {
             rung.threads
         },
-        cut: run.cut,
+        cut: run.cut.clone(),
         conflicts: run.conflicts,
         in_pieces: Some(true),
         ..rung
@@ -469,7 +477,7 @@ fn ask_piece(
 ) -> PieceOutcome {
     let e = run.encoding;
     let mut piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
-    piece_units.extend(half.map(|h| h.unit(e)).transpose()?);
+    piece_units.extend(half.map(|h| h.units(e)).transpose()?.into_iter().flatten());
     let piece = Some((e.expand(&[top])[0], half));
     fresh_rung(run, &piece_units, ((band.from, band.below), piece), stop)
 }

@@ -254,11 +254,69 @@ pub fn units_kept<'a>(kept: impl Iterator<Item = &'a KeptLemmas>) -> Option<usiz
     counts.filter(|c| !c.is_empty()).map(|c| c.iter().sum())
 }
 
-/// A cut of every piece of a band into two [`Half`]s: `s[residue]` below `at`, and at least `at`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A cut of every piece of a band into two [`Half`]s: `s[residue]` below `at`, and at least `at`;
+/// or, cut again at the values `above` (ascending, above `at`), into parts between them
+/// ([`Cut::parts`]). Why more than two: a lent machine's call of ten minutes on 16 cores proves
+/// a half of a hard piece (its proof a gigabyte and more) only if rate's check fits in it too,
+/// and the high halves of p = 37's and 39's lowest unproved bands did not (2026-11-28: solved
+/// in 4 to 8 minutes, unchecked after 5 more); parts are shorter calls with smaller proofs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cut {
     pub residue: usize,
     pub at: Value,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub above: Vec<Value>,
+}
+
+impl Cut {
+    /// The cut of `s[residue]` at `at` alone, into two halves.
+    pub fn new(residue: usize, at: Value) -> Cut {
+        Cut {
+            residue,
+            at,
+            above: Vec::new(),
+        }
+    }
+
+    /// The parts of the cut, lowest first: below `at`, then from each cut value to the next,
+    /// then from the last on. Two halves ([`Half`] with no `below`) for a cut at one value.
+    pub fn parts(&self) -> Vec<Half> {
+        let residue = self.residue;
+        let starts: Vec<Value> = std::iter::once(self.at).chain(self.above.clone()).collect();
+        let ends = (starts.iter().skip(1).map(|&v| Some(v))).chain([None]);
+        let low = Half {
+            residue,
+            at: self.at,
+            high: false,
+            below: None,
+        };
+        let high = (starts.iter().zip(ends)).map(|(&at, below)| Half {
+            residue,
+            at,
+            high: true,
+            below,
+        });
+        std::iter::once(low).chain(high).collect()
+    }
+
+    /// Whether the cut makes more than two parts (so its parts are no halves, in words).
+    pub fn is_finer(&self) -> bool {
+        !self.above.is_empty()
+    }
+}
+
+impl std::fmt::Display for Cut {
+    /// `s[13] at 64`, or `s[13] at 64, 128 and 192`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let values: Vec<String> = (std::iter::once(self.at).chain(self.above.clone()))
+            .map(|v| v.to_string())
+            .collect();
+        let (last, rest) = values.split_last().expect("a cut has a value");
+        match rest {
+            [] => write!(f, "s[{}] at {last}", self.residue),
+            rest => write!(f, "s[{}] at {} and {last}", self.residue, rest.join(", ")),
+        }
+    }
 }
 
 /// One piece of a band: the band with its largest value, `s[0]`, fixed to `top`, refuted by a
@@ -292,50 +350,99 @@ impl ProofPiece {
 }
 
 /// Half of a piece: with `s[residue]` below `at` (`high` false) or at least `at` (`high` true),
-/// `at` a true value. Why: a band has only as many pieces as values (4 for a band of 8), so a
-/// machine with more cores needs pieces cut again, and a cut at a value of another residue can
-/// halve a piece at no extra cost (`examples/split_probe.rs`: p = 27, a piece of 68 s cut at
-/// 64 on residue 13 into 31.5 and 35.9 s). Every model of the piece has `s[residue]` on one
-/// side of `at`, so the two halves of a cut refute the piece.
+/// `at` a true value; with `below` too (a cut at several values, [`Cut::parts`]), a part: at
+/// least `at` and below `below`. (The name stays `Half`, as does the ladder's field `half`, the
+/// files written before parts.) Why: a band has only as many pieces as values (4 for a band of
+/// 8), so a machine with more cores needs pieces cut again, and a cut at a value of another
+/// residue can halve a piece at no extra cost (`examples/split_probe.rs`: p = 27, a piece of
+/// 68 s cut at 64 on residue 13 into 31.5 and 35.9 s). Every model of the piece has
+/// `s[residue]` in one part of a cut, so the parts of a cut refute the piece ([`Rung::covers`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Half {
     pub residue: usize,
     pub at: Value,
     pub high: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below: Option<Value>,
 }
 
 impl Half {
-    /// The two halves of `cut`, low first.
-    pub fn both(Cut { residue, at }: Cut) -> [Half; 2] {
-        [false, true].map(|high| Half { residue, at, high })
+    /// The true values of `s[residue]` this part holds, as `from..below` (`below` None: no
+    /// end).
+    fn span(&self) -> (Value, Option<Value>) {
+        match self.high {
+            false => (0, Some(self.at)),
+            true => (self.at, self.below),
+        }
     }
 
-    /// The unit that asks this half on `e`.
+    /// The units that ask this part on `e`: one for a half, two for a part between two cut
+    /// values.
     ///
     /// # Errors
-    /// A line when the cut is no cut: a residue that is not one of `e`'s (or 0, the piece's
-    /// own), or no common value on one side of `at`.
-    pub fn unit(&self, e: &PeriodEncoding) -> Result<i32, String> {
-        let c = floor_byte(e, self.at).filter(|&c| c > 0);
-        let Some(c) = c.filter(|_| (1..e.p).contains(&self.residue)) else {
-            return Err(format!(
+    /// A line when the part is no part: a residue that is not one of `e`'s (or 0, the piece's
+    /// own), or no common value in it (nor, for a half, on the other side of `at`).
+    pub fn units(&self, e: &PeriodEncoding) -> Result<Vec<i32>, String> {
+        let no_part = || {
+            format!(
                 "no cut at s[{}] = {}: it needs a residue from 1 to {} and common values on \
                  both sides",
                 self.residue,
                 self.at,
                 e.p - 1
-            ));
+            )
         };
-        let low = e.at_most(self.residue, usize::from(c) - 1);
-        Ok(if self.high { -low } else { low })
+        let at = floor_byte(e, self.at).filter(|&c| c > 0);
+        let at = at
+            .filter(|_| (1..e.p).contains(&self.residue))
+            .ok_or_else(no_part)?;
+        let below_at = e.at_most(self.residue, usize::from(at) - 1);
+        if !self.high {
+            return Ok(vec![below_at]);
+        }
+        let Some(end) = self.below else {
+            return Ok(vec![-below_at]);
+        };
+        match floor_byte(e, end) {
+            Some(c) if c <= at => Err(format!(
+                "no common value of s[{}] from {} below {end}: no part to ask",
+                self.residue, self.at
+            )),
+            Some(c) => Ok(vec![-below_at, e.at_most(self.residue, usize::from(c) - 1)]),
+            None => Ok(vec![-below_at]),
+        }
     }
 }
 
 impl std::fmt::Display for Half {
+    /// `s[13] < 64`, `s[13] >= 64`, `64 <= s[13] < 128`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let side = if self.high { ">=" } else { "<" };
-        write!(f, "s[{}] {side} {}", self.residue, self.at)
+        let r = self.residue;
+        match (self.high, self.below) {
+            (false, _) => write!(f, "s[{r}] < {}", self.at),
+            (true, None) => write!(f, "s[{r}] >= {}", self.at),
+            (true, Some(end)) => write!(f, "{} <= s[{r}] < {end}", self.at),
+        }
     }
+}
+
+/// Whether `parts` (of one residue's cuts, any mix of them) hold every value of it: their spans
+/// joined reach from 0 with no gap to no end.
+fn parts_cover(parts: &[Half]) -> bool {
+    let mut spans: Vec<(Value, Option<Value>)> = parts.iter().map(Half::span).collect();
+    spans.sort_unstable();
+    // Every value below `reached` is held so far; the spans go by their first value.
+    let mut reached: Value = 0;
+    for (from, below) in spans {
+        if from > reached {
+            return false;
+        }
+        match below {
+            None => return true,
+            Some(b) => reached = reached.max(b),
+        }
+    }
+    false
 }
 
 impl Rung {
@@ -353,9 +460,11 @@ impl Rung {
     /// [`Self::covers`], counting only the pieces for which `counts` holds.
     fn covers_with(&self, top: Value, counts: impl Fn(&ProofPiece) -> bool) -> bool {
         let of_top = || (self.pieces.iter()).filter(|p| p.top == top && counts(p));
-        let halves: Vec<Half> = of_top().filter_map(|p| p.half).collect();
+        let parts: Vec<Half> = of_top().filter_map(|p| p.half).collect();
+        let of_residue =
+            |r| -> Vec<Half> { parts.iter().filter(|h| h.residue == r).copied().collect() };
         of_top().any(|p| p.half.is_none())
-            || (halves.iter()).any(|h| !h.high && halves.contains(&Half { high: true, ..*h }))
+            || parts.iter().any(|h| parts_cover(&of_residue(h.residue)))
     }
 
     /// How much of a band in pieces is refuted: whole values, and halves of values beyond them.
@@ -376,10 +485,18 @@ impl Rung {
         tops.dedup();
         let covers = |top| self.covers_with(top, counts);
         let whole = tops.iter().filter(|&&top| covers(top)).count();
-        let halves = counted()
-            .filter(|p| p.half.is_some() && !covers(p.top))
-            .count();
-        PiecesRefuted { whole, halves }
+        let beyond = || counted().filter(|p| p.half.is_some() && !covers(p.top));
+        let halves = beyond().count();
+        let finer = beyond().any(|p| p.half.is_some_and(|h| h.below.is_some()));
+        let mut of: Vec<Value> = beyond().map(|p| p.top).collect();
+        of.sort_unstable();
+        of.dedup();
+        PiecesRefuted {
+            whole,
+            halves,
+            finer,
+            of: of.len(),
+        }
     }
 
     /// The band this rung asks.
@@ -412,33 +529,50 @@ impl Rung {
 }
 
 /// What a try of a band in pieces refuted ([`Rung::pieces_refuted`]): values whose pieces are
-/// refuted (whole, or both halves of a cut), and halves of values beyond them. Ordered by whole
-/// pieces first.
+/// refuted (whole, or every part of a cut), and halves (or parts) of values beyond them.
+/// Ordered by whole pieces first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PiecesRefuted {
     pub whole: usize,
     pub halves: usize,
+    /// Some of `halves` are parts of a cut at more than one value ([`Cut::parts`]): in words,
+    /// parts.
+    pub finer: bool,
+    /// The pieces `halves` are of (several parts of one piece can be refuted, where two halves
+    /// would cover it).
+    pub of: usize,
 }
 
 impl std::fmt::Display for PiecesRefuted {
-    /// "K pieces of it refuted", and " and H halves of others" when there are such.
+    /// "K pieces of it refuted", and " and H halves of others" when there are such (" and H
+    /// parts of another", or " of K others", for parts).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} of it refuted", plural(self.whole, "piece", "pieces"))?;
-        match self.halves {
-            0 => Ok(()),
-            h => write!(
+        match (self.halves, self.finer) {
+            (0, _) => Ok(()),
+            (h, false) => write!(
                 f,
                 " and {}",
                 plural(h, "half of another", "halves of others")
             ),
+            (h, true) => match self.of {
+                1 => write!(f, " and {} of another", plural(h, "part", "parts")),
+                k => write!(f, " and {h} parts of {k} others"),
+            },
         }
     }
 }
 
 /// Whole pieces and halves of pieces in words, those of none left out: "4 pieces", "1 half",
-/// "2 pieces and 3 halves", "" for none.
-pub fn pieces_and_halves(whole: usize, halves: usize) -> String {
-    let what: Vec<String> = [(whole, "piece", "pieces"), (halves, "half", "halves")]
+/// "2 pieces and 3 halves", "" for none; "parts" for halves when `finer` (some are parts of a
+/// cut at more than one value, [`Cut::parts`]).
+pub fn pieces_and_halves(whole: usize, halves: usize, finer: bool) -> String {
+    let (one, many) = if finer {
+        ("part", "parts")
+    } else {
+        ("half", "halves")
+    };
+    let what: Vec<String> = [(whole, "piece", "pieces"), (halves, one, many)]
         .into_iter()
         .filter(|&(n, ..)| n > 0)
         .map(|(n, one, many)| plural(n, one, many))
@@ -801,8 +935,10 @@ impl Ladder {
         // (`--prove-chain --pieces [--cut]`).
         let unclosed = self.chain().into_iter().filter(|r| !r.has_checked_proof());
         let checked = unclosed.map(Rung::pieces_checked);
-        let (whole, halves) = checked.fold((0, 0), |(w, h), c| (w + c.whole, h + c.halves));
-        let proved = match pieces_and_halves(whole, halves) {
+        let (whole, halves, finer) = checked.fold((0, 0, false), |(w, h, f), c| {
+            (w + c.whole, h + c.halves, f || c.finer)
+        });
+        let proved = match pieces_and_halves(whole, halves, finer) {
             what if what.is_empty() => proved,
             what => format!("{proved}, and {what} of the others"),
         };
@@ -992,11 +1128,13 @@ fn rung_stem_of(stem: &Path, ((from, below), piece): RungOrPiece) -> PathBuf {
     }
 }
 
-/// The stem of a piece's files (or its half's: `-s<R>-lt<V>`, `-s<R>-ge<V>`) beside its rung's.
+/// The stem of a piece's files (or its half's: `-s<R>-lt<V>`, `-s<R>-ge<V>`; a part's
+/// `-s<R>-ge<V>-lt<W>`) beside its rung's.
 fn piece_stem(rung_stem: &Path, top: Value, half: Option<Half>) -> PathBuf {
     let half = half.map_or(String::new(), |h| {
         let side = if h.high { "ge" } else { "lt" };
-        format!("-s{}-{side}{}", h.residue, h.at)
+        let end = h.below.map_or(String::new(), |b| format!("-lt{b}"));
+        format!("-s{}-{side}{}{end}", h.residue, h.at)
     });
     PathBuf::from(format!("{}-s0-{top}{half}", rung_stem.display()))
 }
@@ -1125,6 +1263,13 @@ fn is_zero_count(n: &usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The two halves of a cut at one value, low first.
+    fn halves(cut: Cut) -> [Half; 2] {
+        cut.parts()
+            .try_into()
+            .expect("a cut at one value has two halves")
+    }
     use crate::game::Game;
     use crate::values::ExactGenerator;
 
@@ -1213,6 +1358,50 @@ mod tests {
         }
     }
 
+    /// A cut at several values makes parts that run from 0 to no end, named by their spans,
+    /// and a cut at one value its two halves as before (so old ladders read the same). A piece
+    /// is refuted by parts of one residue whose spans join from 0 to no end, from one cut or
+    /// several: not with a gap, nor with parts of another residue. Its pieces refuted beyond
+    /// the whole ones are counted in parts, of how many pieces. Mutations: a gap ignored, or
+    /// residues mixed (tried: each fails here).
+    #[test]
+    fn parts_of_cuts_refute_a_piece_only_when_their_spans_join() {
+        let three = Cut {
+            residue: 1,
+            at: 16,
+            above: vec![48],
+        }
+        .parts();
+        let named: Vec<String> = three.iter().map(ToString::to_string).collect();
+        assert_eq!(named, ["s[1] < 16", "16 <= s[1] < 48", "s[1] >= 48"]);
+        let [low, high] = halves(Cut::new(1, 64));
+        assert_eq!(
+            (low.below, high.below, low.high, high.high),
+            (None, None, false, true)
+        );
+        let rung_of = |parts: &[Half]| Rung {
+            pieces: (parts.iter()).map(|&h| proof_piece(8, Some(h))).collect(),
+            ..plain_rung(0, 16, RungAnswer::Timeout)
+        };
+        assert!(rung_of(&three).covers(8));
+        assert!(!rung_of(&[three[0], three[2]]).covers(8));
+        assert!(!rung_of(&three[1..]).covers(8));
+        assert!(rung_of(&[low, three[2]]).covers(8));
+        assert!(rung_of(&[three[0], three[1], halves(Cut::new(1, 48))[1]]).covers(8));
+        assert!(!rung_of(&[three[0], three[1], halves(Cut::new(2, 48))[1]]).covers(8));
+        let mut two_pieces = rung_of(&three[..2]);
+        two_pieces.pieces.push(proof_piece(10, Some(three[2])));
+        let refuted = two_pieces.pieces_refuted();
+        assert_eq!(
+            (refuted.whole, refuted.halves, refuted.finer, refuted.of),
+            (0, 3, true, 2)
+        );
+        assert_eq!(
+            refuted.to_string(),
+            "0 pieces of it refuted and 3 parts of 2 others"
+        );
+    }
+
     /// The summary counts what `--prove-chain` checked of rungs not proved yet: a value covered
     /// by a checked piece or by both checked halves of a cut is one piece, a checked half alone
     /// is a half, and an unchecked half (the climb's) is not counted.
@@ -1221,7 +1410,7 @@ mod tests {
         let e = officers(4);
         let mut ladder = Ladder::new("officers", &e, "feasible", true);
         let checked = Some(checked_note());
-        let [low, high] = Half::both(Cut { residue: 1, at: 64 });
+        let [low, high] = halves(Cut::new(1, 64));
         let piece = |top, half, proof: &Option<ProofNote>| ProofPiece {
             proof: proof.clone(),
             ..proof_piece(top, half)
@@ -1542,8 +1731,8 @@ mod tests {
         let e = officers(4);
         let mut ladder = Ladder::new("officers", &e, "feasible", true);
         let checked = Some(checked_note());
-        let cut = Cut { residue: 1, at: 8 };
-        let [low, high] = Half::both(cut);
+        let cut = Cut::new(1, 8);
+        let [low, high] = halves(cut.clone());
         let piece = |top, half| ProofPiece {
             seconds: 10.0,
             proof: checked.clone(),

@@ -138,8 +138,8 @@ fn how_cell(rung: &Rung) -> String {
     if !rung.preset.is_default() {
         how.push(format!("preset {}", rung.preset.name()));
     }
-    if let Some(cut) = rung.cut {
-        how.push(format!("cut s[{}] at {}", cut.residue, cut.at));
+    if let Some(cut) = &rung.cut {
+        how.push(format!("cut {cut}"));
     }
     if rung.lemmas > 0 {
         how.push(format!("given {} lemmas", rung.lemmas));
@@ -221,7 +221,10 @@ fn proof_cell(rung: &Rung) -> String {
 /// Piece records in words, whole pieces and halves (`--cut`) counted apart.
 fn pieces_in_words<'a>(pieces: impl Iterator<Item = &'a ProofPiece>) -> String {
     let (halves, whole): (Vec<_>, Vec<_>) = pieces.partition(|p| p.half.is_some());
-    pieces_and_halves(whole.len(), halves.len())
+    let finer = halves
+        .iter()
+        .any(|p| p.half.is_some_and(|h| h.below.is_some()));
+    pieces_and_halves(whole.len(), halves.len(), finer)
 }
 
 #[cfg(test)]
@@ -281,11 +284,7 @@ mod tests {
             seconds: Vec::new(),
             file: format!("k{top}"),
         };
-        let half = Some(Half {
-            residue: 3,
-            at: 40,
-            high: false,
-        });
+        let half = Some(Cut::new(3, 40).parts()[0]);
         let mut l = ladder(vec![
             rung(0, 56, RungAnswer::Unsat, 4.0),
             Rung {
@@ -347,11 +346,7 @@ mod tests {
             format: "drat".into(),
             checked_by: Some(by.into()),
         };
-        let low = Half {
-            residue: 2,
-            at: 64,
-            high: false,
-        };
+        let low = Cut::new(2, 64).parts()[0];
         let proved = |top| ProofPiece {
             proof: Some(checked("rate")),
             ..piece(top, 8.0, 0, None)
@@ -391,7 +386,7 @@ mod tests {
                 ..rung(96, 104, RungAnswer::Unsat, 28.0)
             },
             Rung {
-                cut: Some(Cut { residue: 2, at: 64 }),
+                cut: Some(Cut::new(2, 64)),
                 pieces: vec![piece(106, 3.0, 0, Some(low))],
                 ..rung(104, 112, RungAnswer::Timeout, 20.0)
             },
