@@ -174,11 +174,7 @@ impl Rung {
                 true => format!(
                     "drat in pieces, one per value of s[0] (the largest) or {} of one, \
                      covering its {} values, removed once checked",
-                    match self
-                        .pieces
-                        .iter()
-                        .any(|p| p.half.is_some_and(|h| h.below.is_some()))
-                    {
+                    match self.pieces.iter().any(ProofPiece::is_between_cuts) {
                         false => "two halves",
                         true => "the parts of a cut",
                     },

@@ -282,7 +282,7 @@ impl Cut {
     /// then from the last on. Two halves ([`Half`] with no `below`) for a cut at one value.
     pub fn parts(&self) -> Vec<Half> {
         let residue = self.residue;
-        let starts: Vec<Value> = std::iter::once(self.at).chain(self.above.clone()).collect();
+        let starts: Vec<Value> = self.values().collect();
         let ends = (starts.iter().skip(1).map(|&v| Some(v))).chain([None]);
         let low = Half {
             residue,
@@ -299,6 +299,11 @@ impl Cut {
         std::iter::once(low).chain(high).collect()
     }
 
+    /// The values cut at, ascending: `at`, then `above`.
+    fn values(&self) -> impl Iterator<Item = Value> + '_ {
+        std::iter::once(self.at).chain(self.above.iter().copied())
+    }
+
     /// Whether the cut makes more than two parts (so its parts are no halves, in words).
     pub fn is_finer(&self) -> bool {
         !self.above.is_empty()
@@ -308,9 +313,7 @@ impl Cut {
 impl std::fmt::Display for Cut {
     /// `s[13] at 64`, or `s[13] at 64, 128 and 192`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let values: Vec<String> = (std::iter::once(self.at).chain(self.above.clone()))
-            .map(|v| v.to_string())
-            .collect();
+        let values: Vec<String> = self.values().map(|v| v.to_string()).collect();
         let (last, rest) = values.split_last().expect("a cut has a value");
         match rest {
             [] => write!(f, "s[{}] at {last}", self.residue),
@@ -346,6 +349,12 @@ impl ProofPiece {
     /// Whether an independent checker accepted its proof.
     pub fn is_checked(&self) -> bool {
         self.proof.as_ref().is_some_and(|n| n.checked_by.is_some())
+    }
+
+    /// Whether it is a part between two values of a cut at several ([`Cut::parts`]): where
+    /// there is one, the words say "parts", not "halves".
+    pub fn is_between_cuts(&self) -> bool {
+        self.half.is_some_and(|h| h.below.is_some())
     }
 }
 
@@ -487,7 +496,7 @@ impl Rung {
         let whole = tops.iter().filter(|&&top| covers(top)).count();
         let beyond = || counted().filter(|p| p.half.is_some() && !covers(p.top));
         let halves = beyond().count();
-        let finer = beyond().any(|p| p.half.is_some_and(|h| h.below.is_some()));
+        let finer = beyond().any(ProofPiece::is_between_cuts);
         let mut of: Vec<Value> = beyond().map(|p| p.top).collect();
         of.sort_unstable();
         of.dedup();
@@ -1263,6 +1272,8 @@ fn is_zero_count(n: &usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
+    use crate::values::ExactGenerator;
 
     /// The two halves of a cut at one value, low first.
     fn halves(cut: Cut) -> [Half; 2] {
@@ -1270,8 +1281,6 @@ mod tests {
             .try_into()
             .expect("a cut at one value has two halves")
     }
-    use crate::game::Game;
-    use crate::values::ExactGenerator;
 
     fn officers(p: usize) -> PeriodEncoding {
         let mut g = ExactGenerator::new(&Game::officers());

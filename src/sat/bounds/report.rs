@@ -221,9 +221,7 @@ fn proof_cell(rung: &Rung) -> String {
 /// Piece records in words, whole pieces and halves (`--cut`) counted apart.
 fn pieces_in_words<'a>(pieces: impl Iterator<Item = &'a ProofPiece>) -> String {
     let (halves, whole): (Vec<_>, Vec<_>) = pieces.partition(|p| p.half.is_some());
-    let finer = halves
-        .iter()
-        .any(|p| p.half.is_some_and(|h| h.below.is_some()));
+    let finer = halves.iter().any(|p| p.is_between_cuts());
     pieces_and_halves(whole.len(), halves.len(), finer)
 }
 
