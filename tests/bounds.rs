@@ -991,6 +991,22 @@ fn a_stop_request_ends_prove_chain_mid_rung() {
         .filter(|r| r["answer"] == "unsat" && r["proof"].is_null())
         .count();
     assert!(chain_rungs > 10 && unproved > 5, "{ladder}");
+    // The run's line names the call cut short and counts those never started: each of them a
+    // rung without a proof in the ladder read back.
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let last = (stdout.lines().find(|l| l.contains("proved now"))).unwrap_or_default();
+    assert!(
+        last.contains("; stopped: 1 call cut short (the band "),
+        "{stdout}"
+    );
+    let not_started = last
+        .split(", ")
+        .find_map(|w| w.strip_suffix(" calls not started"))
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(
+        not_started.is_some_and(|n| n >= 1 && n < unproved),
+        "{stdout}"
+    );
 }
 
 /// A stop request sent to the whole process group (as Ctrl-C, `timeout` or a scheduler sends
@@ -1180,7 +1196,7 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
         .unwrap();
     assert!(run.status.success(), "{run:?}");
     let stdout = String::from_utf8_lossy(&run.stdout);
-    let words = "2 calls had no answer in 20s, the lowest in the band 64..248";
+    let words = "2 calls had no answer in 20s (the lowest: the band 64..248)";
     assert!(stdout.contains(words), "{stdout}");
     assert!(
         stdout.contains("1 of the 3 rungs it rests on with a checked proof"),
@@ -1760,6 +1776,60 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     assert!(
         said.contains(&asks) && !said.contains("start from lemma files"),
         "{said}"
+    );
+}
+
+/// A piece cut in parts after it was stopped (`--cut`) gives each part the clauses its whole
+/// piece kept: p = 27's band 256..264, its piece 256 stopped by its conflicts with a lemma
+/// file, then asked in halves of `s[13]` at 64; the half stopped is given exactly the clauses of
+/// the piece's file (counted here from the file), which stays as it was, and the half keeps a
+/// file of its own; the run's first line counts both halves as starting from kept files.
+/// Mutations: a part given only its own files (none: no `lemmas` on the try); the piece's file
+/// counted as one call.
+#[test]
+fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = committed_p27_ladder(dir.path());
+    let lemmas = dir.path().join("lemmas");
+    let out = dir.path().join("periods.json");
+    let piece = [
+        "--from",
+        "264",
+        "--to",
+        "264",
+        "--pieces",
+        "--only-pieces",
+        "256",
+    ];
+    let files = [
+        "--lemmas",
+        lemmas.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let args = [&P27_BOUNDS[..], &piece, &BOUNDED_CALL, &files].concat();
+    assert!(grundy(&args).status.success());
+    let piece_files: Vec<_> = (std::fs::read_dir(&lemmas).unwrap())
+        .map(|f| f.unwrap().path())
+        .collect();
+    assert_eq!(piece_files.len(), 1, "{piece_files:?}");
+    let piece_text = std::fs::read_to_string(&piece_files[0]).unwrap();
+    let learned = piece_text.lines().filter(|l| !l.starts_with('c')).count();
+    assert!(learned > 0);
+    let run = grundy(&[&args[..], &["--cut", "13:64"]].concat());
+    assert!(run.status.success(), "{run:?}");
+    // Both halves start from the piece's file, and the run's first line counts them.
+    let said = String::from_utf8_lossy(&run.stdout);
+    let both = "this run asks only s[0] = 256; 2 start from lemma files kept by an earlier call";
+    assert!(said.contains(both), "{said}");
+    let rung = last_rung(&ladder);
+    assert_eq!(rung["answer"], "timeout", "{rung}");
+    assert_eq!(rung["lemmas"].as_u64(), Some(learned as u64), "{rung}");
+    let kept = rung["kept"].as_array().unwrap();
+    assert!(kept.iter().any(|k| k["half"].is_object()), "{rung}");
+    assert_eq!(
+        std::fs::read_to_string(&piece_files[0]).unwrap(),
+        piece_text
     );
 }
 

@@ -392,10 +392,20 @@ fn call_weight(call: &grundy::sat::bounds::ChainCall) -> u64 {
 /// What `--prove-chain` left without a proof, and why, for the end of its last line.
 fn left_unproved(done: &grundy::sat::bounds::ChainProofs, timeout: Duration) -> String {
     let mut left = String::new();
-    if let Some(band) = done.timed_out {
+    if let Some(call) = done.timed_out {
         left += &match done.calls_timed_out {
-            1 => format!("; the band {band} had no answer in {timeout:?}"),
-            n => format!("; {n} calls had no answer in {timeout:?}, the lowest in the band {band}"),
+            1 => format!("; {call} had no answer in {timeout:?}"),
+            n => format!("; {n} calls had no answer in {timeout:?} (the lowest: {call})"),
+        };
+    }
+    if !done.stopped.is_empty() {
+        left += &format!("; stopped: {}", cut_short(&done.stopped));
+    }
+    if done.not_started > 0 {
+        let not = plural(done.not_started, "call", "calls");
+        left += &match done.stopped.is_empty() {
+            true => format!("; {not} not started"),
+            false => format!(", {not} not started"),
         };
     }
     if done.cube_bands > 0 {
@@ -405,6 +415,18 @@ fn left_unproved(done: &grundy::sat::bounds::ChainProofs, timeout: Duration) -> 
         );
     }
     left
+}
+
+/// The calls a stop request cut short, in words: "2 calls cut short (s[0] = 165, s[13] >= 144
+/// of the band 160..168; the band 168..176)", the first three named.
+fn cut_short(stopped: &[grundy::sat::bounds::ChainCallName]) -> String {
+    const NAMED: usize = 3;
+    let mut names: Vec<String> = stopped.iter().take(NAMED).map(|c| c.to_string()).collect();
+    if stopped.len() > NAMED {
+        names.push(format!("{} more", stopped.len() - NAMED));
+    }
+    let calls = plural(stopped.len(), "call", "calls");
+    format!("{calls} cut short ({})", names.join("; "))
 }
 
 /// Climbs with a stop request relayed to the solver, printing each rung as it ends and saving
@@ -666,17 +688,34 @@ fn pieces_start_line(
     }
     // No count of clauses: the file may have been rewritten since its record (the same call
     // run with another folder), and the rung line says what each call was given.
-    // Calls, not files: a piece asked on two seeds has a file of each.
+    let calls = calls_given_lemmas(r, &given);
+    if calls > 0 {
+        line += &format!("; {calls} start from lemma files kept by an earlier call");
+    }
+    line
+}
+
+/// How many calls of the band `r` asks start from the kept files `given`: calls, not files (a
+/// piece asked on two seeds has a file of each); under a cut, each part not refuted of a piece
+/// whose whole file is given counts (it starts from it too), and one with a file of its own.
+fn calls_given_lemmas(r: &grundy::sat::bounds::Rung, given: &[&KeptLemmas]) -> usize {
     let mut calls: Vec<_> = given.iter().map(|k| (k.top, k.half)).collect();
     calls.sort_unstable();
     calls.dedup();
-    if !calls.is_empty() {
-        line += &format!(
-            "; {} start from lemma files kept by an earlier call",
-            calls.len()
-        );
-    }
-    line
+    let Some(cut) = &r.cut else {
+        return calls.len();
+    };
+    let parts = cut.parts();
+    let part_given = |top: Option<Value>, part| {
+        let part_of = |k: &&&KeptLemmas| k.top == top && k.half.is_none_or(|h| h == part);
+        given.iter().any(|k| part_of(&k))
+    };
+    let mut tops: Vec<Option<Value>> = calls.iter().map(|&(top, _)| top).collect();
+    tops.dedup();
+    (tops.into_iter().flatten())
+        .flat_map(|top| parts.iter().map(move |&part| (top, part)))
+        .filter(|&(top, part)| !r.has_piece(top, Some(part)) && part_given(Some(top), part))
+        .count()
 }
 
 /// A rung that ended, in words: its band, answer, seconds, proof and lemmas.

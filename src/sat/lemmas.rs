@@ -23,6 +23,10 @@ Invariants:
   with the same models, UNSAT stays UNSAT. An UNSAT answer that used them rests on CaDiCaL having
   learned them soundly, which no proof checks: a run that writes a proof (`--proof-dir`) starts
   from the encoding alone, and a result's `how` says when lemmas were carried.
+- A store may also read the files of stores whose CNF its own contains ([`LemmaStore::within`]:
+  a piece's, for a part of the piece, whose CNF is the piece's with units added). Their clauses
+  are implied by that CNF, so by this one's too. Never the other way: what a part learned may
+  rest on its units, and is no lemma of the piece.
 - Each run writes its own file (`...-seed<S>.lemmas`): its earlier file plus what it learned.
   Runs on other seeds, at the same time or later, read every file of the encoding, so parallel
   tasks never write one file twice, and each file only grows by its own run.
@@ -283,6 +287,8 @@ pub struct LemmaStore {
     /// `<game>-p<P>-<question>-<fingerprint>`.
     stem: String,
     fingerprint: String,
+    /// Stores of CNFs this one's contains, whose files are read too (never written).
+    outer: Vec<LemmaStore>,
 }
 
 impl LemmaStore {
@@ -292,7 +298,18 @@ impl LemmaStore {
             dir: dir.to_path_buf(),
             stem: format!("{question}-{fingerprint}"),
             fingerprint,
+            outer: Vec::new(),
         }
+    }
+
+    /// This store, reading the files of `outer` too: a store of a CNF that this store's CNF
+    /// contains (every clause of it, and more), as a piece's for a part of it. Why: a piece
+    /// that resisted for weeks is cut in parts to share it among cores, and the clauses it
+    /// learned (2^20 a file) hold for each part; without them each part starts from nothing.
+    #[must_use]
+    pub fn within(mut self, outer: LemmaStore) -> LemmaStore {
+        self.outer.push(outer);
+        self
     }
 
     /// The file run seed `seed` writes.
@@ -307,17 +324,34 @@ impl LemmaStore {
         name.rsplit_once("-seed").map(|(question, _)| question)
     }
 
-    /// Every clause in every file of this question (all seeds), shortest first, at most
-    /// [`KEEP`]; and the clauses of seed `seed`'s own file, which its next save keeps.
+    /// Every clause in every file of this question (all seeds), and of the stores it is
+    /// [`Self::within`], shortest first, at most [`KEEP`]; and the clauses of seed `seed`'s own
+    /// file, which its next save keeps (the outer stores' clauses are read afresh each time).
     ///
     /// # Errors
     /// [`LemmaError`] for an unreadable folder or a damaged file.
     pub fn load(&self, seed: u64) -> Result<(Clauses, Clauses), LemmaError> {
         let mut all = Vec::new();
         let mut own = Vec::new();
+        for path in self.files()? {
+            let clauses = self.read(&path)?;
+            if path == self.path(seed) {
+                own.clone_from(&clauses);
+            }
+            all.extend(clauses);
+        }
+        for outer in &self.outer {
+            all.extend(outer.load(seed)?.0);
+        }
+        Ok((shortest_distinct(all), own))
+    }
+
+    /// The files of this question (all seeds) in the store's folder, sorted; none when the
+    /// folder is not there yet.
+    fn files(&self) -> Result<Vec<PathBuf>, LemmaError> {
         let entries = match std::fs::read_dir(&self.dir) {
             Ok(entries) => entries,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((all, own)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(self.error(&self.dir, e.to_string())),
         };
         let prefix = format!("{}-seed", self.stem);
@@ -329,14 +363,7 @@ impl LemmaStore {
             })
             .collect();
         paths.sort();
-        for path in paths {
-            let clauses = self.read(&path)?;
-            if path == self.path(seed) {
-                own.clone_from(&clauses);
-            }
-            all.extend(clauses);
-        }
-        Ok((shortest_distinct(all), own))
+        Ok(paths)
     }
 
     fn error(&self, path: &Path, reason: String) -> LemmaError {
@@ -431,6 +458,33 @@ mod tests {
         let text = std::fs::read_to_string(store.path(0)).unwrap();
         let lines: Vec<&str> = text.lines().skip(1).collect();
         assert_eq!(lines, ["-1 0", "-2 0", "1 2 3 0"]);
+    }
+
+    /// A store [`LemmaStore::within`] another (a part's within its piece's) is given the outer
+    /// store's clauses beside its own, of every seed, but keeps only its own: its save writes
+    /// none of the outer ones, and the outer file is left as it was. Mutation: the outer store
+    /// not read (its clauses not given), or read as the store's own (written into its file).
+    #[test]
+    fn a_store_within_another_is_given_its_clauses_and_keeps_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut piece_cnf = Cnf::default();
+        piece_cnf.add_clause(&[1, 2, 3]);
+        let mut part_cnf = piece_cnf.clone();
+        part_cnf.add_clause(&[-3]);
+        let piece = LemmaStore::new(dir.path(), "piece", &piece_cnf);
+        piece.save(0, vec![vec![1, 2]], vec![]).unwrap();
+        piece.save(1, vec![vec![-4, 5]], vec![]).unwrap();
+        let outer_file = std::fs::read_to_string(piece.path(0)).unwrap();
+        let part = LemmaStore::new(dir.path(), "part", &part_cnf).within(piece.clone());
+        part.save(0, vec![vec![6]], vec![]).unwrap();
+        let (mut given, own) = part.load(0).unwrap();
+        given.sort();
+        assert_eq!(given, [vec![-4, 5], vec![1, 2], vec![6]]);
+        assert_eq!(own, [vec![6]]);
+        part.save(0, own, vec![vec![7, 8]]).unwrap();
+        let kept = read_file(&part.path(0)).unwrap().clauses;
+        assert_eq!(kept, [vec![6], vec![7, 8]]);
+        assert_eq!(std::fs::read_to_string(piece.path(0)).unwrap(), outer_file);
     }
 
     /// A save that fails after the call (its folder gone, as a full disk would fail it) loses

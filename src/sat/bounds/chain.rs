@@ -145,9 +145,10 @@ impl Rung {
         self.covers_with(top, ProofPiece::is_checked)
     }
 
-    /// Whether the `half` of the piece at `top` has a checked proof of its own.
+    /// Whether every value of the `half` of the piece at `top` has a checked proof: of the half
+    /// itself, or of parts (of this cut or others) whose spans join over it.
     fn has_checked_half(&self, top: Value, half: Half) -> bool {
-        (self.pieces.iter()).any(|p| p.top == top && p.half == Some(half) && p.is_checked())
+        self.covers_part_with(top, half, ProofPiece::is_checked)
     }
 
     /// Gives a band whose checked pieces cover every byte of `s[0]` in it its proof: a note
@@ -214,7 +215,9 @@ pub fn prove_chain(
         cube_bands,
         ..ChainProofs::default()
     };
+    let mut taken = 0;
     let take = |call: &ChainCall, answer: PieceOutcome, seconds: Duration, halt: &AtomicBool| {
+        taken += 1;
         let Asked { answer, proof, .. } = answer?;
         match answer {
             Answer::Unsat => {
@@ -222,12 +225,18 @@ pub fn prove_chain(
                 done.count(call, closed);
                 after_call(ladder, call, seconds)
             }
-            // Ended by the halt: not a timeout of its own.
-            Answer::Timeout if halt.load(Relaxed) => Ok(()),
+            // Ended by the halt (a stop request, or a failure): not a timeout of its own.
+            Answer::Timeout if halt.load(Relaxed) => {
+                done.stopped.push(call.name(run.largest_first));
+                Ok(())
+            }
             Answer::Timeout => {
                 done.calls_timed_out += 1;
-                if done.timed_out.is_none_or(|b| call.band.below < b.below) {
-                    done.timed_out = Some(call.band);
+                if done
+                    .timed_out
+                    .is_none_or(|t| call.band.below < t.band.below)
+                {
+                    done.timed_out = Some(call.name(run.largest_first));
                 }
                 Ok(())
             }
@@ -247,6 +256,7 @@ pub fn prove_chain(
         outcome => not_refuted(outcome),
     };
     crate::sat::side_by_side::ask_side_by_side(calls, run.jobs, run.stop, ask, closes, take)?;
+    done.not_started = calls.len() - taken;
     Ok(done)
 }
 
@@ -327,8 +337,11 @@ fn drop_checked_files(note: ProofNote) -> ProofNote {
     }
 }
 
-/// What [`prove_chain`] did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What [`prove_chain`] did, and what it left without a proof: calls with no answer in the
+/// time allowed, calls cut short by a stop request, and calls never started (after a stop, or
+/// on one job after a call out of time). Why: a run stopped by `timeout` on a lent machine said
+/// how many parts it proved and nothing of the one it was still checking.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChainProofs {
     /// Rungs given a proof now.
     pub proved: usize,
@@ -338,11 +351,46 @@ pub struct ChainProofs {
     pub halves: usize,
     /// Bands of the chain answered by cube campaigns with no certificate yet (left alone).
     pub cube_bands: usize,
-    /// The lowest rung that had no answer in the time allowed (with one job, no rung started
-    /// after it).
-    pub timed_out: Option<Band>,
+    /// The call of the lowest rung that had no answer in the time allowed (with one job, no
+    /// call started after it).
+    pub timed_out: Option<ChainCallName>,
     /// Calls that had no answer in the time allowed.
     pub calls_timed_out: usize,
+    /// Calls running when a stop request came, in the order they ended.
+    pub stopped: Vec<ChainCallName>,
+    /// Calls never started.
+    pub not_started: usize,
+}
+
+/// What a call of [`prove_chain`] asks, by value: its band, and for a piece the value of
+/// `s[0]` and the part of it, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainCallName {
+    pub band: Band,
+    pub piece: Option<(Value, Option<Half>)>,
+}
+
+impl std::fmt::Display for ChainCallName {
+    /// `the band 160..168`, `s[0] = 165 of the band 160..168`, `s[0] = 165, s[13] >= 144 of
+    /// the band 160..168`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.piece {
+            None => {}
+            Some((top, None)) => write!(f, "s[0] = {top} of ")?,
+            Some((top, Some(half))) => write!(f, "s[0] = {top}, {half} of ")?,
+        }
+        write!(f, "the band {}", self.band)
+    }
+}
+
+impl ChainCall {
+    /// What this call asks, by value (`e`: the encoding of bands, whose byte `top` is).
+    pub fn name(&self, e: &PeriodEncoding) -> ChainCallName {
+        ChainCallName {
+            band: self.band,
+            piece: self.top.map(|c| (e.expand(&[c])[0], self.half)),
+        }
+    }
 }
 
 impl ChainProofs {

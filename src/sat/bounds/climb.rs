@@ -11,6 +11,7 @@ use super::{
     not_refuted, rung_stem_of, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
+use crate::sat::lemmas::LemmaStore;
 use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
 use crate::values::Value;
 
@@ -231,7 +232,7 @@ fn whole_rung(
     let asked = match incremental {
         Some(solver) => Asked::plain(solver.rung(units, run.timeout)?),
         None if split => Asked::plain(split_rung(run, units, (from, below))?),
-        None => fresh_rung(run, units, ((from, below), None), run.stop)?,
+        None => fresh_rung(run, (units, None), ((from, below), None), run.stop)?,
     };
     let Asked {
         answer,
@@ -466,8 +467,9 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
     ladder.rungs.len() - 1
 }
 
-/// One piece of `band`: the rung's `units` and `s[0]` at byte `top` (and the unit of `half`),
-/// in a fresh CaDiCaL that ends when `stop` rises.
+/// One piece of `band`: the rung's `units` and `s[0]` at byte `top` (and the units of `half`),
+/// in a fresh CaDiCaL that ends when `stop` rises. A half (or part) starts from the lemma files
+/// of its whole piece too.
 fn ask_piece(
     run: &Climb,
     band: Band,
@@ -476,10 +478,17 @@ fn ask_piece(
     stop: &AtomicBool,
 ) -> PieceOutcome {
     let e = run.encoding;
-    let mut piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
-    piece_units.extend(half.map(|h| h.units(e)).transpose()?.into_iter().flatten());
+    let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
+    let mut part_units = piece_units.clone();
+    part_units.extend(half.map(|h| h.units(e)).transpose()?.into_iter().flatten());
     let piece = Some((e.expand(&[top])[0], half));
-    fresh_rung(run, &piece_units, ((band.from, band.below), piece), stop)
+    let within = half.is_some().then_some(&piece_units[..]);
+    fresh_rung(
+        run,
+        (&part_units, within),
+        ((band.from, band.below), piece),
+        stop,
+    )
 }
 
 /// A model of a piece of `band`, witness-checked and inside the band, kept as the ladder's
@@ -538,8 +547,15 @@ fn rung_pattern(
 }
 
 /// One rung (or piece) in a fresh CaDiCaL: the encoding with its units, and a certificate of
-/// an UNSAT answer at `stem` when the climb asks for one.
-fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool) -> PieceOutcome {
+/// an UNSAT answer at `stem` when the climb asks for one. `within`: for a half (or part) of a
+/// piece, the piece's units, whose lemma files (learned on a CNF this call's contains) it is
+/// given too.
+fn fresh_rung(
+    run: &Climb,
+    (units, within): (&[i32], Option<&[i32]>),
+    which: RungOrPiece,
+    stop: &AtomicBool,
+) -> PieceOutcome {
     let cnf = with_units(run.encoding, units);
     if let Some(stem) = &run.proof_stem {
         let checker = crate::sat::solve::drat_checker_from_env();
@@ -549,12 +565,14 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
     let Some(stem) = &run.lemma_stem else {
         return Ok(Asked::plain(cadical(run, &cnf, run.timeout, stop, None)?));
     };
-    let stem = rung_stem_of(stem, which);
-    let (dir, name) = (
-        stem.parent().unwrap_or(Path::new(".")),
-        crate::io::file_name(&stem),
-    );
-    let store = crate::sat::lemmas::LemmaStore::new(dir, &name, &cnf);
+    let store = lemma_store(stem, (&cnf, which));
+    let store = match (within, which) {
+        (Some(piece_units), (band, Some((top, Some(_))))) => {
+            let piece = with_units(run.encoding, piece_units);
+            store.within(lemma_store(stem, (&piece, (band, Some((top, None))))))
+        }
+        _ => store,
+    };
     let every = run.lemma_every;
     let ask = |carry: &_| cadical(run, &cnf, run.timeout, stop, Some(carry));
     let started = Instant::now();
@@ -586,6 +604,13 @@ fn fresh_rung(run: &Climb, units: &[i32], which: RungOrPiece, stop: &AtomicBool)
             file: crate::io::file_name(&carried.file),
         }),
     })
+}
+
+/// The lemma files of the call `which` on `cnf`, named from the climb's `stem`.
+fn lemma_store(stem: &Path, (cnf, which): (&crate::sat::Cnf, RungOrPiece)) -> LemmaStore {
+    let stem = rung_stem_of(stem, which);
+    let dir = stem.parent().unwrap_or(Path::new("."));
+    LemmaStore::new(dir, &crate::io::file_name(&stem), cnf)
 }
 
 /// A fresh CaDiCaL on `cnf` with the climb's seed and preset, ending when `stop` rises, given
