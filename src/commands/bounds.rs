@@ -706,9 +706,9 @@ fn calls_given_lemmas(r: &grundy::sat::bounds::Rung, given: &[&KeptLemmas]) -> u
         return calls.len();
     };
     let parts = cut.parts();
+    // The piece's own file, or the part's.
     let part_given = |top: Option<Value>, part| {
-        let part_of = |k: &&&KeptLemmas| k.top == top && k.half.is_none_or(|h| h == part);
-        given.iter().any(|k| part_of(&k))
+        (given.iter()).any(|k| k.top == top && k.half.is_none_or(|h| h == part))
     };
     let mut tops: Vec<Option<Value>> = calls.iter().map(|&(top, _)| top).collect();
     tops.dedup();
