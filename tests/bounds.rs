@@ -1833,6 +1833,49 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     );
 }
 
+/// Once parts refute a piece, the lemma file kept for the whole piece goes: p = 4 climbed to
+/// 56, an earlier try of the band 56..64 forged with a kept file for its first piece (named for
+/// another CNF, so no call reads it), and the band asked in halves (`--cut 1:16`, which the
+/// brute force says it refutes). The file is removed, and no try keeps a record of it.
+/// Mutation: only the answered call's own file removed (the piece's stays).
+#[test]
+fn a_piece_refuted_in_parts_leaves_no_file_of_the_whole_piece() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("periods.json").display().to_string();
+    let climb = ["--from", "8", "--step", "8", "--to", "56", "--out", &out];
+    assert!(grundy(&[&P4_BOUNDS[..], &climb].concat()).status.success());
+    assert!(Rule::officers(4).least_largest_below(64).is_none());
+    let first = (56..64u16).find(|&v| is_common(v)).unwrap();
+    let lemmas = dir.path().join("lemmas");
+    std::fs::create_dir(&lemmas).unwrap();
+    let name = format!("officers-p4-feasible-from56-below64-s0-{first}-00000000v1c1-seed0.lemmas");
+    let kept_file = lemmas.join(&name);
+    std::fs::write(
+        &kept_file,
+        "c grundy lemmas 1 cnf 00000000v1c1 count 0 crc32 00000000\n",
+    )
+    .unwrap();
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let mut ladder = ladder_json(&ladder_path);
+    (ladder["rungs"].as_array_mut().unwrap()).push(serde_json::json!({
+        "from": 56, "below": 64, "largest_first": true, "answer": "timeout", "seconds": 1.0,
+        "kept": [{"top": first, "clauses": 1, "by_length": [1], "file": name}]
+    }));
+    std::fs::write(&ladder_path, ladder.to_string()).unwrap();
+    let halves = ["--from", "64", "--to", "64", "--pieces", "--cut", "1:16"];
+    let files = ["--lemmas", lemmas.to_str().unwrap(), "--out", &out];
+    let run = grundy(&[&P4_BOUNDS[..], &halves, &files].concat());
+    assert!(run.status.success(), "{run:?}");
+    let rung = last_rung(&ladder_path);
+    assert_eq!(
+        (rung["from"].as_u64(), rung["answer"].as_str()),
+        (Some(56), Some("unsat"))
+    );
+    assert!(!kept_file.exists(), "{run:?}");
+    let ladder = ladder_json(&ladder_path);
+    assert!(!ladder.to_string().contains(&name), "{ladder}");
+}
+
 /// `--tries 2`: a call with no answer in `--timeout` is asked again in the same run, given the
 /// lemmas its first try kept, and then the run ends as before; as pieces (the band's lowest
 /// piece, 256) and as a whole band. On p = 27's committed ladder, whose band 256..264 has no

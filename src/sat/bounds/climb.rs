@@ -357,6 +357,12 @@ fn rung_in_pieces(
                     half,
                 };
                 ladder.rungs[index].pieces.push(piece);
+                // Files of calls it covers (its piece's, once parts cover the piece) go too.
+                let gone = ladder.forget_kept_held(band, index);
+                if let Some(dir) = run.lemma_stem.as_deref().and_then(Path::parent) {
+                    gone.iter()
+                        .for_each(|f| drop(std::fs::remove_file(dir.join(f))));
+                }
                 after_rung(ladder, Step::Piece)
             }
             Answer::Timeout => {

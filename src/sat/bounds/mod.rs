@@ -855,6 +855,24 @@ impl Ladder {
         self.rungs[rung].kept.push(kept);
     }
 
+    /// Forgets, in every try of `band`, the lemma files kept for calls that the try at `rung`
+    /// holds refuted now ([`Rung::has_piece`]): a piece whose parts refuted cover it, a part
+    /// inside parts refuted. Returns their file names, for the climb to remove. Why: such a
+    /// call is never asked again, and a piece cut in parts after weeks keeps a file of 2^20
+    /// clauses (about 30 MB) per seed that only the parts read.
+    fn forget_kept_held(&mut self, band: Band, rung: usize) -> Vec<String> {
+        let holder = self.rungs[rung].clone();
+        let held = |k: &KeptLemmas| k.top.is_some_and(|top| holder.has_piece(top, k.half));
+        let mut gone = Vec::new();
+        for r in (self.rungs.iter_mut()).filter(|r| r.band() == band) {
+            gone.extend(r.kept.iter().filter(|k| held(k)).map(|k| k.file.clone()));
+            r.kept.retain(|k| !held(k));
+        }
+        gone.sort_unstable();
+        gone.dedup();
+        gone
+    }
+
     /// Forgets, in every try of `band`, the lemma files kept for the call `which` (a piece, or
     /// the whole rung: `(None, None)`), or for every call with `which` `None`: answered calls
     /// are never asked again, and the climb removes their files.
@@ -1624,6 +1642,64 @@ mod tests {
         ladder.forget_kept(band, Some((Some(10), None)));
         ladder.forget_kept(band, Some((Some(11), None)));
         assert!(!ladder.summary_line().contains("kept"));
+    }
+
+    /// A refuted part forgets the kept files of the calls the try holds now: its own, those of
+    /// finer parts inside it, and, once parts cover the piece, the whole piece's (of every try
+    /// of the band); not those of a part it does not cover, nor another piece's, nor another
+    /// band's. Mutations: only the refuted call's own record forgotten (the piece's file kept
+    /// after its parts cover it); a record of a part outside the refuted ones forgotten.
+    #[test]
+    fn a_refuted_part_forgets_the_files_of_the_calls_it_holds() {
+        let e = officers(4);
+        let mut ladder = Ladder::new("officers", &e, "feasible", true);
+        let band = Band { from: 8, below: 16 };
+        let file = |name: &str| KeptLemmas {
+            top: None,
+            half: None,
+            clauses: 1,
+            by_length: vec![1],
+            units_before: Vec::new(),
+            seconds: Vec::new(),
+            file: name.into(),
+        };
+        let part = |at, high, below| Half {
+            residue: 1,
+            at,
+            high,
+            below,
+        };
+        let (low, mid, top) = (
+            part(16, false, None),
+            part(16, true, Some(48)),
+            part(48, true, None),
+        );
+        let inside_low = part(8, false, None);
+        ladder.rungs = vec![
+            plain_rung(8, 16, RungAnswer::Timeout),
+            plain_rung(8, 16, RungAnswer::Timeout),
+            plain_rung(16, 24, RungAnswer::Timeout),
+        ];
+        ladder.keep_lemmas(band, 0, (Some(10), None), file("piece10.lemmas"));
+        ladder.keep_lemmas(band, 1, (Some(10), Some(inside_low)), file("low8.lemmas"));
+        ladder.keep_lemmas(band, 1, (Some(10), Some(mid)), file("mid.lemmas"));
+        ladder.keep_lemmas(band, 1, (Some(11), None), file("piece11.lemmas"));
+        let other = Band {
+            from: 16,
+            below: 24,
+        };
+        ladder.keep_lemmas(other, 2, (Some(10), None), file("other-band.lemmas"));
+        let refute = |ladder: &mut Ladder, half| {
+            ladder.rungs[1].pieces.push(proof_piece(10, Some(half)));
+            ladder.forget_kept_held(band, 1)
+        };
+        assert_eq!(refute(&mut ladder, low), ["low8.lemmas"]);
+        assert_eq!(refute(&mut ladder, top), Vec::<String>::new());
+        assert_eq!(refute(&mut ladder, mid), ["mid.lemmas", "piece10.lemmas"]);
+        let left: Vec<&str> = (ladder.rungs.iter())
+            .flat_map(|r| r.kept.iter().map(|k| k.file.as_str()))
+            .collect();
+        assert_eq!(left, ["piece11.lemmas", "other-band.lemmas"]);
     }
 
     /// A piece asked on two seeds (copies joined by a merge) has a file of each, both given to
