@@ -246,14 +246,23 @@ impl Lines {
             return;
         };
         self.last_line = Instant::now();
-        let mut line = self.plain_line(base, self.done, started.elapsed(), &self.note);
+        eprintln!("{}", self.line_now(base, started.elapsed()));
+    }
+
+    /// The line [`Self::write_if_due`] writes: position, rate and ETA, the display's age when
+    /// it ticks, then the note ("..., ETA ? (106 min so far); asking s[0] = 231 since 22:13
+    /// UTC"). Why the age before the note: a note may tell a time of its own (when a piece
+    /// started), and an age after it read as that piece's.
+    fn line_now(&self, base: u64, since: Duration) -> String {
+        let mut line = self.plain_line(base, self.done, since, "");
         if self.tell_age {
-            line.push_str(&format!(
-                " ({} so far)",
-                human_time(self.made.elapsed().as_secs_f64())
-            ));
+            let age = human_time(self.made.elapsed().as_secs_f64());
+            line.push_str(&format!(" ({age} so far)"));
         }
-        eprintln!("{line}");
+        if !self.note.is_empty() {
+            line.push_str(&format!("; {}", self.note));
+        }
+        line
     }
 
     /// The line written in a pipe: position, rate and ETA, then the note.
@@ -391,6 +400,26 @@ mod tests {
         };
         assert!(wrote(&ticking) && !wrote(&still));
         drop(ticking);
+    }
+
+    /// A ticking display's age comes before its note, which may tell a time of its own. Mutation:
+    /// the age after the note (as it was, where "since 22:13 UTC (106 min so far)" read as the
+    /// piece's age).
+    #[test]
+    fn a_ticking_line_tells_its_age_before_the_note() {
+        let mut band = Progress::drawn(4, "band", false)
+            .counting("pieces")
+            .ticking();
+        band.set_with(1, "asking s[0] = 231 since 22:13 UTC");
+        let line = band.lines().line_now(0, Duration::from_secs(10));
+        let (told, note) = line.split_once("; ").unwrap();
+        assert!(
+            told.starts_with("band: 1/4 pieces, 0.10/s, ETA 30 s ("),
+            "{line}"
+        );
+        assert!(told.ends_with(" so far)"), "{line}");
+        assert_eq!(note, "asking s[0] = 231 since 22:13 UTC");
+        drop(band);
     }
 
     #[test]
