@@ -919,11 +919,7 @@ fn every_rung_a_bound_rests_on_gets_a_checked_proof_and_a_false_one_is_caught() 
     // The true rungs below it were proved and saved, each by the checker.
     let proved = ladder_json(&ladder_path);
     for rung in &proved["rungs"].as_array().unwrap()[..rungs] {
-        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
-        assert!(
-            by.starts_with("rate") || by.starts_with("dratify"),
-            "{rung}"
-        );
+        assert!(checked_by_a_drat_checker(rung), "{rung}");
         // Checked, the files are removed and the note keeps their names only.
         let name = rung["proof"]["proof"].as_str().unwrap();
         assert!(!name.contains('/') && name.ends_with(".drat"), "{rung}");
@@ -1136,11 +1132,7 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
     let all = format!("{rungs} of the {rungs} rungs it rests on with a checked proof");
     assert!(stdout.contains(&all), "{stdout}");
     for rung in ladder_json(&ladder_path)["rungs"].as_array().unwrap() {
-        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
-        assert!(
-            by.starts_with("rate") || by.starts_with("dratify"),
-            "{rung}"
-        );
+        assert!(checked_by_a_drat_checker(rung), "{rung}");
     }
     assert!(most_at_once() >= 2, "the checkers never ran side by side");
 }
@@ -1203,11 +1195,7 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
         "{stdout}"
     );
     let rungs = ladder_json(&ladder_path)["rungs"].clone();
-    let by = rungs[0]["proof"]["checked_by"].as_str().unwrap_or("");
-    assert!(
-        by.starts_with("rate") || by.starts_with("dratify"),
-        "{rungs}"
-    );
+    assert!(checked_by_a_drat_checker(&rungs[0]), "{rungs}");
     assert!(rungs[1].get("proof").is_none() && rungs[2].get("proof").is_none());
 }
 
@@ -1230,6 +1218,13 @@ fn overlap_checker(dir: &Path, checker: &str) -> (String, impl Fn() -> u32) {
         seen.max().unwrap_or(0)
     };
     (format!("sh {}", wrapper.display()), most_at_once)
+}
+
+/// Whether the proof noted on `record` (a rung or a piece) was checked by rate or dratify, the
+/// checkers these tests run.
+fn checked_by_a_drat_checker(record: &Json) -> bool {
+    let by = record["proof"]["checked_by"].as_str().unwrap_or("");
+    by.starts_with("rate") || by.starts_with("dratify")
 }
 
 /// The values of `s[0]` the proof pieces of a rung were made for (`top` of each piece).
@@ -1274,11 +1269,7 @@ fn a_band_proved_in_pieces_is_covered_value_by_value_and_a_false_one_is_caught()
     for (rung, (from, below, _)) in all[..rungs].iter().zip(rungs_of(&proved)) {
         assert_eq!(piece_tops(rung), in_band(from, below), "{rung}");
         for piece in rung["pieces"].as_array().unwrap() {
-            let by = piece["proof"]["checked_by"].as_str().unwrap_or("");
-            assert!(
-                by.starts_with("rate") || by.starts_with("dratify"),
-                "{piece}"
-            );
+            assert!(checked_by_a_drat_checker(piece), "{piece}");
         }
         assert!(
             rung["proof"]["format"].as_str().unwrap().contains("pieces"),
@@ -1351,11 +1342,7 @@ fn a_chain_proved_in_halves_has_two_checked_halves_for_every_value_of_each_band(
         for piece in rung["pieces"].as_array().unwrap() {
             assert_eq!(piece["half"]["residue"], 1, "{piece}");
             assert_eq!(piece["half"]["at"], 64, "{piece}");
-            let by = piece["proof"]["checked_by"].as_str().unwrap_or("");
-            assert!(
-                by.starts_with("rate") || by.starts_with("dratify"),
-                "{piece}"
-            );
+            assert!(checked_by_a_drat_checker(piece), "{piece}");
         }
         let highs = rung["pieces"].as_array().unwrap().iter();
         let highs = highs.filter(|p| p["half"]["high"] == true).count();
@@ -1422,11 +1409,7 @@ fn a_chain_proved_in_parts_has_every_part_checked_for_every_value_of_each_band()
         got.sort_by_key(|(v, h)| (*v, index(h)));
         assert_eq!(got, expected, "{rung}");
         for piece in rung["pieces"].as_array().unwrap() {
-            let by = piece["proof"]["checked_by"].as_str().unwrap_or("");
-            assert!(
-                by.starts_with("rate") || by.starts_with("dratify"),
-                "{piece}"
-            );
+            assert!(checked_by_a_drat_checker(piece), "{piece}");
         }
         let format = rung["proof"]["format"].as_str().unwrap();
         assert!(format.contains("the parts of a cut"), "{rung}");
@@ -1596,11 +1579,7 @@ fn the_pieces_of_a_band_are_asked_side_by_side_with_proofs() {
         tops.sort_unstable();
         let band: Vec<u16> = (*from..*below).filter(|&v| is_common(v)).collect();
         assert_eq!(tops, band, "{rung}");
-        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
-        assert!(
-            by.starts_with("rate") || by.starts_with("dratify"),
-            "{rung}"
-        );
+        assert!(checked_by_a_drat_checker(rung), "{rung}");
         assert_eq!(rung["threads"], 2, "{rung}");
     }
     let pattern: Vec<u16> = (ladder["pattern"].as_array().unwrap().iter())
@@ -2525,11 +2504,7 @@ fn the_halves_of_pieces_prove_a_band() {
         for piece in pieces {
             assert!(piece["proof"]["checked_by"].is_string(), "{piece}");
         }
-        let by = rung["proof"]["checked_by"].as_str().unwrap_or("");
-        assert!(
-            by.starts_with("rate") || by.starts_with("dratify"),
-            "{rung}"
-        );
+        assert!(checked_by_a_drat_checker(rung), "{rung}");
     }
 }
 
