@@ -313,7 +313,7 @@ fn rate_and_eta(base: u64, done: u64, total: u64, since: Duration) -> (f64, Stri
 /// Seconds in the unit a reader takes in at once: "45 s", "83 min", "5.2 h", "12.5 days",
 /// "37.1 years". Why: a cube campaign's ETA runs from minutes to centuries, and "1170887647 s"
 /// says neither.
-fn human_time(secs: f64) -> String {
+pub fn human_time(secs: f64) -> String {
     const MINUTE: f64 = 60.0;
     const HOUR: f64 = 60.0 * MINUTE;
     const DAY: f64 = 24.0 * HOUR;

@@ -1188,7 +1188,7 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
         .unwrap();
     assert!(run.status.success(), "{run:?}");
     let stdout = String::from_utf8_lossy(&run.stdout);
-    let words = "2 calls had no answer in 20s (the lowest: the band 64..248)";
+    let words = "2 calls had no answer in 20 s (the lowest: the band 64..248)";
     assert!(stdout.contains(words), "{stdout}");
     assert!(
         stdout.contains("1 of the 3 rungs it rests on with a checked proof"),
@@ -1454,6 +1454,23 @@ fn prove_chain_to_a_bound_proves_the_rungs_below_it_and_no_others() {
     let said = format!("{n} of the {} rungs the bound rests on have", rungs.len());
     assert!(
         String::from_utf8_lossy(&foot.stdout).contains(&said),
+        "{foot:?}"
+    );
+    // It started by saying what it would ask: those rungs, one call each, one at a time.
+    let band = |r: &(u16, u16, String)| format!("{}..{}", r.0, r.1);
+    let asked = format!(
+        "p=4: {n} calls to prove, in {n} bands from {} to {}; the climb took ",
+        band(&rungs[0]),
+        band(&rungs[n - 1])
+    );
+    let first_line = String::from_utf8_lossy(&foot.stdout)
+        .lines()
+        .next()
+        .map(String::from);
+    assert!(
+        first_line
+            .as_ref()
+            .is_some_and(|l| l.starts_with(&asked) && l.ends_with("; 1 at a time")),
         "{foot:?}"
     );
     let rest = prove_p4_chain(&proofs, &out, &checker, &[]);
@@ -2058,11 +2075,11 @@ fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
     };
     let said = merge(here.path());
     let copied = format!(
-        "1 lemma files copied ({:.1} MB)",
+        "1 lemma file copied ({:.1} MB)",
         file_there.len() as f64 / 1e6
     );
     assert!(
-        said.contains("1 tries added") && said.contains(&copied),
+        said.contains(": 1 try added") && said.contains(&copied),
         "{said}"
     );
     let file_here = here.path().join("lemmas").join(&name);
@@ -2662,7 +2679,7 @@ fn a_merge_appends_new_tries_and_takes_a_try_gone_on_with() {
         .rposition(|r| r["answer"] == "timeout" && r.get("pieces").is_none())
         .unwrap();
     rungs.remove(whole_try);
-    let words = "1 tries added, 1 taken in their later state";
+    let words = ": 1 try added, 1 try taken in its later state";
     let merged = merged_saying(dir.path(), 39, (&ours, &theirs), words);
     assert_eq!(rung_multiset(&merged), rung_multiset(&theirs));
     let again = merged_saying(dir.path(), 39, (&merged, &theirs), "nothing new");
@@ -2768,7 +2785,7 @@ fn a_merge_joins_two_copies_gone_on_with_one_try() {
     // Theirs asked its pieces in turn, which the joined try still says of its run.
     let last = theirs["rungs"].as_array_mut().unwrap().last_mut().unwrap();
     last["runs"].as_array_mut().unwrap().last_mut().unwrap()["in_turn"] = true.into();
-    let joined = "0 tries added, 0 taken in their later state, 1 gone on with by both and joined";
+    let joined = ": 1 try gone on with by both and joined";
     let merged = merged_saying(dir.path(), 39, (&ours, &theirs), joined);
     let (answer, seconds, tops, runs) = open_try_after(&merged);
     let sorted = |tops: &[u64]| {
@@ -2793,7 +2810,12 @@ fn a_merge_joins_two_copies_gone_on_with_one_try() {
     assert_eq!(in_turn, ["theirs"], "{last}");
     // The rest of the band by a third copy: the band is refuted.
     let rest = gone_on(&open, Some("rest"), 50.0, &free[1..]);
-    let merged = merged_saying(dir.path(), 39, (&merged, &rest), "1 gone on with by both");
+    let merged = merged_saying(
+        dir.path(),
+        39,
+        (&merged, &rest),
+        ": 1 try gone on with by both",
+    );
     let (answer, seconds, tops, _) = open_try_after(&merged);
     assert_eq!(tops, sorted(&free));
     assert_eq!(answer, "unsat");

@@ -302,17 +302,33 @@ fn prove_chain_showing_rungs(
             cut: settings.cut.clone(),
             up_to: settings.up_to,
             stop,
+            on_call: None,
         };
         let calls = chain_calls(&run, ladder);
+        if !calls.is_empty() {
+            println!("{}", chain_start_line(q.p, &calls, &run));
+        }
         let mut display = chain_progress(&calls, q.p);
+        let asking = AskingCalls::default();
+        asking.show_in(&display);
         let (mut made, mut weighed) = (0, 0);
         let mut after_call = |l: &Ladder, call: &ChainCall, seconds: Duration| {
             l.save(path).map_err(|e| e.to_string())?;
             display.println(&call_words(l, call, seconds));
             // The calls that ended, whatever their order in the queue (`--jobs`).
             (made, weighed) = (made + 1, weighed + call_weight(call));
-            display.set_with(weighed, &format!("{made} of {} calls", calls.len()));
+            display.set(weighed);
+            asking.show_after(&format!("{made} of {} calls", calls.len()));
             Ok(())
+        };
+        let name = |call: &ChainCall| call.name(run.largest_first).to_string();
+        let on_call = |call: &ChainCall, running: bool| match running {
+            true => asking.started(name(call)),
+            false => asking.ended(&name(call)),
+        };
+        let run = ProveChain {
+            on_call: Some(&on_call),
+            ..run
         };
         let done = prove_chain(&run, ladder, &calls, &mut after_call);
         // A failure is the one line the run ends with.
@@ -341,6 +357,38 @@ fn prove_chain_showing_rungs(
         left_unproved(&done, settings.timeout)
     );
     Ok(())
+}
+
+/// The line `--prove-chain` starts with: how many calls, in which bands, how long the climb
+/// took over them, and how many run at once ("p=37: 11 calls to prove, in the band 168..176;
+/// the climb took 28 min over them; 1 at a time"). Why: the first call of a chain may run for
+/// an hour, and until it ends nothing else says what the run is doing.
+fn chain_start_line(
+    p: usize,
+    calls: &[grundy::sat::bounds::ChainCall],
+    run: &grundy::sat::bounds::ProveChain,
+) -> String {
+    let mut bands: Vec<_> = calls.iter().map(|c| (c.band.from, c.band.below)).collect();
+    bands.sort();
+    bands.dedup();
+    let band = |(from, below): (u16, u16)| format!("{from}..{below}");
+    let bands = match bands[..] {
+        [one] => format!("the band {}", band(one)),
+        [lowest, .., highest] => format!(
+            "{} bands from {} to {}",
+            bands.len(),
+            band(lowest),
+            band(highest)
+        ),
+        [] => "no band".to_string(),
+    };
+    let climbed = calls.iter().map(call_weight).sum::<u64>() as f64;
+    format!(
+        "p={p}: {} to prove, in {bands}; the climb took {} over them; {} at a time",
+        plural(calls.len(), "call", "calls"),
+        grundy::progress::human_time(climbed),
+        run.jobs.min(calls.len()),
+    )
 }
 
 /// One line for a call of `--prove-chain` that ended with a checked proof.
@@ -393,9 +441,10 @@ fn call_weight(call: &grundy::sat::bounds::ChainCall) -> u64 {
 fn left_unproved(done: &grundy::sat::bounds::ChainProofs, timeout: Duration) -> String {
     let mut left = String::new();
     if let Some(call) = done.timed_out {
+        let timeout = grundy::progress::human_time(timeout.as_secs_f64());
         left += &match done.calls_timed_out {
-            1 => format!("; {call} had no answer in {timeout:?}"),
-            n => format!("; {n} calls had no answer in {timeout:?} (the lowest: {call})"),
+            1 => format!("; {call} had no answer in {timeout}"),
+            n => format!("; {n} calls had no answer in {timeout} (the lowest: {call})"),
         };
     }
     if !done.stopped.is_empty() {
@@ -453,7 +502,7 @@ fn climb_showing_rungs(
     let mut display: Option<grundy::progress::Progress> = None;
     // The pieces being asked, named in the display's note (their starts are told from the
     // worker threads, their ends by the climb's steps).
-    let asking = AskingPieces::default();
+    let asking = AskingCalls::default();
     let mut after_rung = |l: &Ladder, step: Step| {
         let Some(r) = l.rungs.last() else {
             return Ok(());
@@ -504,7 +553,7 @@ fn climb_showing_rungs(
             _ => None,
         };
         if let Some((top, half)) = ended {
-            asking.ended(top, half);
+            asking.ended(&piece_name(top, half));
         }
         match (&mut display, step) {
             (Some(d), Step::Piece) => {
@@ -542,65 +591,85 @@ fn climb_showing_rungs(
             tries: settings.tries,
             conflicts: settings.conflicts,
             run_name: grundy::sat::bounds::RunShare::name_this_run(),
-            on_piece_start: Some(&|top, half| asking.started(top, half)),
+            on_piece_start: Some(&|top, half| asking.started(piece_name(top, half))),
         };
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
 }
 
-/// The pieces of a band being asked, each with the time its call started, and the note of the
-/// band's progress display that names them ("asking s[0] = 225 since 18:14 UTC").
+/// The calls being asked, each named with the time it started, and the note of a progress
+/// display that names them ("asking s[0] = 225 since 18:14 UTC"): the pieces of a band being
+/// climbed, or the calls of `--prove-chain`. Why: a call runs for an hour, and a display whose
+/// count moves only when one ends cannot tell a run at work from one that is stuck.
 #[derive(Default)]
-struct AskingPieces {
-    pieces: std::sync::Mutex<Vec<(Value, Option<Half>, String)>>,
+struct AskingCalls {
+    calls: std::sync::Mutex<Vec<(String, String)>>,
     note: std::sync::Mutex<Option<grundy::progress::NoteSetter>>,
+    /// What the note says before the calls ("3 of 11 calls"), if anything.
+    lead: std::sync::Mutex<String>,
 }
 
-impl AskingPieces {
-    fn started(&self, top: Value, half: Option<Half>) {
-        self.lock_pieces().push((top, half, utc_hour_minute()));
+impl AskingCalls {
+    fn started(&self, name: String) {
+        self.lock_calls().push((name, utc_hour_minute()));
         self.show();
     }
 
-    fn ended(&self, top: Value, half: Option<Half>) {
-        self.lock_pieces()
-            .retain(|&(t, h, _)| (t, h) != (top, half));
+    fn ended(&self, name: &str) {
+        self.lock_calls().retain(|(n, _)| n != name);
         self.show();
     }
 
-    /// Names the pieces in `display`'s note from now on (a band's new display, before any of
+    /// Names the calls in `display`'s note from now on (a band's new display, before any of
     /// its pieces starts: a piece of an earlier band that left no step, halted by a pattern
     /// found beside it, is forgotten).
     fn show_in(&self, display: &grundy::progress::Progress) {
-        self.lock_pieces().clear();
+        self.lock_calls().clear();
         let mut note = self.note.lock().unwrap_or_else(|p| p.into_inner());
         *note = Some(display.note_setter());
         drop(note);
         self.show();
     }
 
-    /// Writes the note: the pieces being asked, or nothing.
+    /// Writes the note from now on with `lead` before the calls.
+    fn show_after(&self, lead: &str) {
+        *self.lead.lock().unwrap_or_else(|p| p.into_inner()) = lead.to_string();
+        self.show();
+    }
+
+    /// Writes the note ([`Self::note`]).
     fn show(&self) {
-        let named: Vec<String> = (self.lock_pieces().iter())
-            .map(|(top, half, since)| {
-                let half = half.map_or(String::new(), |h| format!(", {h}"));
-                format!("s[0] = {top}{half} since {since} UTC")
-            })
-            .collect();
-        let note = match named.is_empty() {
-            true => String::new(),
-            false => format!("asking {}", named.join("; ")),
-        };
+        let note = self.note();
         let setter = self.note.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(setter) = setter.as_ref() {
             setter.set(&note);
         }
     }
 
-    fn lock_pieces(&self) -> std::sync::MutexGuard<'_, Vec<(Value, Option<Half>, String)>> {
-        self.pieces.lock().unwrap_or_else(|p| p.into_inner())
+    /// The lead, then the calls being asked, oldest first ("3 of 11 calls; asking s[0] = 175
+    /// since 01:40 UTC"); empty when there is neither.
+    fn note(&self) -> String {
+        let named: Vec<String> = (self.lock_calls().iter())
+            .map(|(name, since)| format!("{name} since {since} UTC"))
+            .collect();
+        let asking = (!named.is_empty()).then(|| format!("asking {}", named.join("; ")));
+        let lead = self.lead.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        ([Some(lead), asking].into_iter().flatten())
+            .filter(|part| !part.is_empty())
+            .collect::<Vec<_>>()
+            .join("; ")
     }
+
+    fn lock_calls(&self) -> std::sync::MutexGuard<'_, Vec<(String, String)>> {
+        self.calls.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A piece of a band in the note of [`AskingCalls`]: "s[0] = 225" or "s[0] = 225, s[13] >= 64".
+fn piece_name(top: Value, half: Option<Half>) -> String {
+    let half = half.map_or(String::new(), |h| format!(", {h}"));
+    format!("s[0] = {top}{half}")
 }
 
 /// The time of day in UTC, hours and minutes ("18:14"): when a piece of hours started, read
@@ -819,5 +888,28 @@ fn rung_words(r: &grundy::sat::bounds::Rung) -> String {
     match r.from {
         0 => format!("below {}", r.below),
         from => format!("from {from} below {}", r.below),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The note names the calls running, oldest first, each with its start, after the lead;
+    /// a call that ended leaves it. Mutation: ended calls kept, or the lead dropped.
+    #[test]
+    fn the_note_names_the_calls_running_after_the_lead() {
+        let asking = AskingCalls::default();
+        assert_eq!(asking.note(), "");
+        asking.started(piece_name(169, None));
+        asking.started("the band 176..184".to_string());
+        asking.ended("s[0] = 169");
+        asking.show_after("1 of 3 calls");
+        let note = asking.note();
+        let lead = "1 of 3 calls; asking the band 176..184 since ";
+        assert!(note.starts_with(lead) && note.ends_with(" UTC"), "{note}");
+        assert_eq!(note.len(), lead.len() + "01:40 UTC".len(), "{note}");
+        asking.ended("the band 176..184");
+        assert_eq!(asking.note(), "1 of 3 calls");
     }
 }

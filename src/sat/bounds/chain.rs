@@ -45,7 +45,14 @@ pub struct ProveChain<'a> {
     pub up_to: Value,
     /// Stop (the calls running keep no proof) when this rises.
     pub stop: &'a AtomicBool,
+    /// Told of each call as it starts (`true`) and as it ends, whatever its answer (`false`),
+    /// from the thread that makes it. Why: a call runs for an hour, and a display can then
+    /// name the calls at work ("asking ... since 01:40 UTC").
+    pub on_call: Option<&'a CallWatcher<'a>>,
 }
+
+/// What [`ProveChain::on_call`] calls: a call, and whether it is starting (`true`) or ended.
+pub type CallWatcher<'a> = dyn Fn(&ChainCall, bool) + Sync + 'a;
 
 /// One solver call of [`prove_chain`]: the rung (its index in the ladder) and the band it asks,
 /// and for a piece the byte of `s[0]` it fixes.
@@ -247,7 +254,13 @@ pub fn prove_chain(
             )),
         }
     };
-    let ask = |&call: &ChainCall, halt: &AtomicBool| prove_call(run, call, halt);
+    let ask = |&call: &ChainCall, halt: &AtomicBool| {
+        let tell = |running| run.on_call.map(|tell| tell(&call, running));
+        tell(true);
+        let outcome = prove_call(run, call, halt);
+        tell(false);
+        outcome
+    };
     let closes = |outcome: &PieceOutcome| match outcome {
         Ok(Asked {
             answer: Answer::Timeout,

@@ -68,22 +68,45 @@ impl std::fmt::Display for Merged {
         if self.is_empty() {
             return write!(f, "nothing new");
         }
-        write!(
-            f,
-            "{} tries added, {} taken in their later state, {} gone on with by both and \
-             joined; {} checked proofs of rungs and {} of pieces taken, {} rungs closed by their \
-             pieces",
-            self.tries_added,
-            self.tries_went_on,
-            self.tries_joined,
-            self.rung_proofs,
-            self.piece_proofs,
-            self.rungs_closed
-        )?;
+        // What happened, each count with its own noun ("1 try added"); nothing said of what
+        // did not (a merge of lemma records alone reads "1 try gone on with by both and
+        // joined", not five zeros before it).
+        let counts = [
+            (self.tries_added, "try added", "tries added"),
+            (
+                self.tries_went_on,
+                "try taken in its later state",
+                "tries taken in their later state",
+            ),
+            (
+                self.tries_joined,
+                "try gone on with by both and joined",
+                "tries gone on with by both and joined",
+            ),
+            (
+                self.rung_proofs,
+                "checked proof of a rung taken",
+                "checked proofs of rungs taken",
+            ),
+            (
+                self.piece_proofs,
+                "checked proof of a piece taken",
+                "checked proofs of pieces taken",
+            ),
+            (
+                self.rungs_closed,
+                "rung closed by its pieces",
+                "rungs closed by their pieces",
+            ),
+        ];
+        let mut said: Vec<String> = (counts.iter())
+            .filter(|(n, ..)| *n > 0)
+            .map(|&(n, one, many)| super::plural(n, one, many))
+            .collect();
         if self.pattern_taken {
-            write!(f, "; its pattern taken")?;
+            said.push("its pattern taken".to_string());
         }
-        Ok(())
+        write!(f, "{}", said.join(", "))
     }
 }
 
@@ -358,8 +381,8 @@ impl std::fmt::Display for LemmaFilesCopied {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} lemma files copied ({:.1} MB)",
-            self.copied,
+            "{} copied ({:.1} MB)",
+            super::plural(self.copied, "lemma file", "lemma files"),
             self.bytes as f64 / 1e6
         )?;
         if !self.missing.is_empty() {

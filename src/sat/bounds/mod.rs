@@ -1851,6 +1851,7 @@ mod tests {
             cut: None,
             up_to: WHOLE_QUESTION,
             stop: &stop,
+            on_call: None,
         };
         let order = |jobs| {
             let calls = chain::chain_calls(&run(jobs), &ladder);
@@ -1924,6 +1925,7 @@ mod tests {
             cut: Some(cut),
             up_to: WHOLE_QUESTION,
             stop: &stop,
+            on_call: None,
         };
         let calls = chain::chain_calls(&run, &ladder);
         let asked: Vec<_> = (calls.iter())
@@ -1954,5 +1956,31 @@ mod tests {
             .filter(|c| e.expand(&[c.top.unwrap()])[0] == 19)
             .map(|c| c.half.map(|h| h.to_string()));
         assert_eq!(parts_of_19.collect::<Vec<_>>(), [Some("s[1] >= 8".into())]);
+    }
+
+    /// A merge says what it did, each count with its noun in number, and nothing of what it
+    /// did not. Mutation: "1 rungs closed", or zeros listed.
+    #[test]
+    fn a_merge_says_what_it_did_in_words() {
+        let merged = Merged {
+            tries_added: 1,
+            piece_proofs: 13,
+            rungs_closed: 1,
+            ..Merged::default()
+        };
+        assert_eq!(
+            merged.to_string(),
+            "1 try added, 13 checked proofs of pieces taken, 1 rung closed by its pieces"
+        );
+        let pattern = Merged {
+            tries_went_on: 2,
+            pattern_taken: true,
+            ..Merged::default()
+        };
+        assert_eq!(
+            pattern.to_string(),
+            "2 tries taken in their later state, its pattern taken"
+        );
+        assert_eq!(Merged::default().to_string(), "nothing new");
     }
 }
