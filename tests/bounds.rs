@@ -2753,7 +2753,9 @@ fn open_try_after(ladder: &Json) -> (String, f64, Vec<u64>, Vec<String>) {
 /// seeds' files), those of refuted pieces none. Mutations: a run held by both counted twice;
 /// the pieces of the other copy dropped; a covered band left open; a copy that holds all our
 /// pieces and more seconds, but not our run, taken as our try gone on with; one file kept of a
-/// piece both stopped. The run that asked in turn still says so.
+/// piece both stopped. The run that asked in turn still says so. Once the band is refuted,
+/// the files of our records it drops are removed from our lemma folder, and no other file.
+/// Mutation: no removal, or every file of the folder removed.
 #[test]
 fn a_merge_joins_two_copies_gone_on_with_one_try() {
     let dir = tempfile::tempdir().unwrap();
@@ -2808,8 +2810,22 @@ fn a_merge_joins_two_copies_gone_on_with_one_try() {
         .map(|share| share["run"].as_str().unwrap())
         .collect();
     assert_eq!(in_turn, ["theirs"], "{last}");
-    // The rest of the band by a third copy: the band is refuted.
+    // The rest of the band by a third copy: the band is refuted, and the files of its kept
+    // records here go with them (another file in the folder stays).
+    let lemmas = dir.path().join("lemmas");
+    std::fs::create_dir_all(&lemmas).unwrap();
+    for file in ["a.lemmas", "b.lemmas", "other.lemmas"] {
+        std::fs::write(lemmas.join(file), "p cnf 1 0\n").unwrap();
+    }
     let rest = gone_on(&open, Some("rest"), 50.0, &free[1..]);
+    let (run, _) = merge_ladders(dir.path(), 39, &merged, &rest);
+    let said = String::from_utf8_lossy(&run.stdout);
+    let removed = "2 lemma files of calls the merge holds refuted (a.lemmas, b.lemmas)";
+    assert!(said.contains(removed), "{said}");
+    let left: Vec<_> = (std::fs::read_dir(&lemmas).unwrap())
+        .map(|f| f.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(left, ["other.lemmas"]);
     let merged = merged_saying(
         dir.path(),
         39,

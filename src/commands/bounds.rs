@@ -151,6 +151,10 @@ fn merge_ladder(
     // Proof notes name files as `--prove-chain` would; only the file name is kept.
     let stem = std::path::PathBuf::from(question_stem(q));
     let check = |pattern: &[grundy::values::Value]| q.check_pattern(pattern);
+    let kept_before: Vec<String> = (ladder.rungs.iter())
+        .flat_map(|r| &r.kept)
+        .map(|k| k.file.clone())
+        .collect();
     let merged = ladder
         .merge_from(
             &theirs,
@@ -173,6 +177,15 @@ fn merge_ladder(
             "  from {} into {}: {files}",
             theirs.display(),
             lemma_dir.display()
+        );
+    }
+    let spent = grundy::sat::bounds::remove_spent_lemmas(&kept_before, ladder, lemma_dir);
+    if !spent.is_empty() {
+        println!(
+            "  removed from {}: {} of calls the merge holds refuted ({})",
+            lemma_dir.display(),
+            plural(spent.len(), "lemma file", "lemma files"),
+            spent.join(", ")
         );
     }
     Ok(())

@@ -434,3 +434,24 @@ pub fn copy_kept_lemmas(
     done.missing.dedup();
     Ok(done)
 }
+
+/// The lemma files of `ours` (this ladder's lemma folder) that `before` (the files this
+/// ladder's records named before a merge) named and `ladder` (merged) names no more, removed;
+/// returns those removed. Why: the merge brought a refutation of their calls (a piece refuted,
+/// or covered by parts refuted, on another machine), which are never asked again, and each
+/// file holds 2^20 clauses (about 30 MB) that nothing will read. Called once the merged ladder
+/// is saved: a save that fails leaves every file.
+pub fn remove_spent_lemmas(before: &[String], ladder: &Ladder, ours: &Path) -> Vec<String> {
+    let named: std::collections::HashSet<&str> = (ladder.rungs.iter())
+        .flat_map(|r| &r.kept)
+        .map(|k| k.file.as_str())
+        .collect();
+    let mut removed: Vec<String> = (before.iter())
+        .filter(|f| !named.contains(f.as_str()))
+        .filter(|f| std::fs::remove_file(ours.join(f)).is_ok())
+        .cloned()
+        .collect();
+    removed.sort_unstable();
+    removed.dedup();
+    removed
+}

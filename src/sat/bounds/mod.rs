@@ -58,7 +58,7 @@ mod report;
 
 pub use chain::{ChainCall, ChainCallName, ChainProofs, ProveChain, chain_calls, prove_chain};
 pub use climb::{Climb, Step, StoppedPiece, climb};
-pub use merge::{LemmaFilesCopied, Merged, copy_kept_lemmas};
+pub use merge::{LemmaFilesCopied, Merged, copy_kept_lemmas, remove_spent_lemmas};
 
 /// Riley's bound: every value below 512 (the encoding's bytes hold no more).
 pub const WHOLE_QUESTION: Value = 512;
