@@ -328,6 +328,21 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         line.extend(bad);
         fails_with_one_line(&line);
     }
+    // A cut with nothing on one side says which side (Officers' least common value is 2, and
+    // the largest the encoding holds is 511).
+    for (cut, words) in [
+        ("0:64", "the residue must be from 1 to 5"),
+        ("2:2", "no common value lies below it (the least is 2)"),
+        (
+            "2:8,16,600",
+            "s[2] = 600: no common value lies at or above it",
+        ),
+    ] {
+        let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
+        line.extend(["--pieces", "--cut", cut]);
+        let said = fails_with_one_line(&line);
+        assert!(said.contains(words), "{cut}: {said}");
+    }
     fails_with_one_line(&["sat", "bounds", "officers", "--p", "0", "--out", out]);
     // A ladder of another encoding, or not a ladder at all, is refused and left as it is.
     let text = std::fs::read_to_string(&ladder_path).unwrap();

@@ -392,19 +392,25 @@ impl Half {
     /// A line when the part is no part: a residue that is not one of `e`'s (or 0, the piece's
     /// own), or no common value in it (nor, for a half, on the other side of `at`).
     pub fn units(&self, e: &PeriodEncoding) -> Result<Vec<i32>, String> {
-        let no_part = || {
-            format!(
-                "no cut at s[{}] = {}: it needs a residue from 1 to {} and common values on \
-                 both sides",
-                self.residue,
-                self.at,
+        let (residue, cut) = (self.residue, self.at);
+        if !(1..e.p).contains(&residue) {
+            return Err(format!(
+                "no cut at s[{residue}]: the residue must be from 1 to {} (0 is the piece's own)",
                 e.p - 1
-            )
-        };
-        let at = floor_byte(e, self.at).filter(|&c| c > 0);
-        let at = at
-            .filter(|_| (1..e.p).contains(&self.residue))
-            .ok_or_else(no_part)?;
+            ));
+        }
+        let (least, largest) = (e.expand(&[0])[0], e.expand(&[255])[0]);
+        let at = match floor_byte(e, cut) {
+            Some(0) => Err(format!(
+                "no cut at s[{residue}] = {cut}: no common value lies below it (the least is \
+                 {least})"
+            )),
+            None => Err(format!(
+                "no cut at s[{residue}] = {cut}: no common value lies at or above it (the \
+                 largest is {largest})"
+            )),
+            Some(c) => Ok(c),
+        }?;
         let below_at = e.at_most(self.residue, usize::from(at) - 1);
         if !self.high {
             return Ok(vec![below_at]);
