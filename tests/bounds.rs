@@ -1688,8 +1688,7 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let other_folder = [&P27_BOUNDS[..], &pieces, &other_folder].concat();
     let without = [&P27_BOUNDS[..], &pieces, &files[2..]].concat();
     let clauses = || -> Vec<(String, usize)> {
-        let mut files: Vec<(String, usize)> = (std::fs::read_dir(&lemmas).unwrap())
-            .map(|f| f.unwrap().path())
+        let mut files: Vec<(String, usize)> = (crate::sat::lemma_files(&lemmas).into_iter())
             .map(|f| {
                 let text = std::fs::read_to_string(&f).unwrap();
                 let count = text.lines().filter(|l| !l.starts_with('c')).count();
@@ -1820,9 +1819,7 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     ];
     let args = [&P27_BOUNDS[..], &piece, &BOUNDED_CALL, &files].concat();
     assert!(grundy(&args).status.success());
-    let piece_files: Vec<_> = (std::fs::read_dir(&lemmas).unwrap())
-        .map(|f| f.unwrap().path())
-        .collect();
+    let piece_files = crate::sat::lemma_files(&lemmas);
     assert_eq!(piece_files.len(), 1, "{piece_files:?}");
     let piece_text = std::fs::read_to_string(&piece_files[0]).unwrap();
     let learned = piece_text.lines().filter(|l| !l.starts_with('c')).count();
@@ -1866,6 +1863,9 @@ fn a_piece_refuted_in_parts_leaves_no_file_of_the_whole_piece() {
         "c grundy lemmas 1 cnf 00000000v1c1 count 0 crc32 00000000\n",
     )
     .unwrap();
+    // Its core beside it goes with it.
+    let core_file = lemmas.join(name.replace(".lemmas", "-core.lemmas"));
+    std::fs::copy(&kept_file, &core_file).unwrap();
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
     let mut ladder = ladder_json(&ladder_path);
     (ladder["rungs"].as_array_mut().unwrap()).push(serde_json::json!({
@@ -1882,7 +1882,7 @@ fn a_piece_refuted_in_parts_leaves_no_file_of_the_whole_piece() {
         (rung["from"].as_u64(), rung["answer"].as_str()),
         (Some(56), Some("unsat"))
     );
-    assert!(!kept_file.exists(), "{run:?}");
+    assert!(!kept_file.exists() && !core_file.exists(), "{run:?}");
     let ladder = ladder_json(&ladder_path);
     assert!(!ladder.to_string().contains(&name), "{ladder}");
 }
@@ -2061,9 +2061,10 @@ fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
 /// "there" stops the band 256..264 after 3000 conflicts with `--lemmas` (its file in `lemmas/`
 /// beside it), and merged into the ladder "here" its try comes with that file, byte for byte, into
 /// `lemmas/` beside this ladder, so the band asked here starts with it (no note that it starts
-/// afresh). A lemma folder that cannot be written fails the merge in one line, the ladder as it
-/// was; a file named by the ladder that is in neither folder is said to be missing. Mutation:
-/// no copy (the file missing here, and the note).
+/// afresh), and its core with it. A lemma folder that cannot be written fails the merge in one
+/// line, the ladder as it was; a file named by the ladder that is in neither folder is said to
+/// be missing, or to start from its core where that is there. Mutation: no copy (the file
+/// missing here, and the note).
 #[test]
 fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
     let (there, here) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
@@ -2082,6 +2083,8 @@ fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
         .clone();
     let name = kept[0]["file"].as_str().unwrap().to_string();
     let file_there = std::fs::read(there.path().join("lemmas").join(&name)).unwrap();
+    let core = name.replace(".lemmas", "-core.lemmas");
+    let core_there = std::fs::read(there.path().join("lemmas").join(&core)).unwrap();
     let merge = |dir: &Path| {
         let args = ["--out", &out(dir), "--merge", theirs.to_str().unwrap()];
         let run = grundy(&[&P27_BOUNDS[..], &args].concat());
@@ -2090,8 +2093,8 @@ fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
     };
     let said = merge(here.path());
     let copied = format!(
-        "1 lemma file copied ({:.1} MB)",
-        file_there.len() as f64 / 1e6
+        "1 lemma file and 1 core copied ({:.1} MB)",
+        (file_there.len() + core_there.len()) as f64 / 1e6
     );
     assert!(
         said.contains(": 1 try added") && said.contains(&copied),
@@ -2099,6 +2102,8 @@ fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
     );
     let file_here = here.path().join("lemmas").join(&name);
     assert_eq!(std::fs::read(&file_here).unwrap(), file_there);
+    let core_here = here.path().join("lemmas").join(&core);
+    assert_eq!(std::fs::read(&core_here).unwrap(), core_there);
     let here_out = ["--out", &out(here.path())];
     let run = grundy(&[&P27_BOUNDS[..], &band, &BOUNDED_CALL, &here_out].concat());
     assert!(run.status.success(), "{run:?}");
@@ -2119,11 +2124,23 @@ fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
     assert!(line.contains("lemmas"), "{line}");
     let after = std::fs::read(blocked.path().join("bounds-p27-feasible.json")).unwrap();
     assert_eq!(after, before);
-    // The file gone from there, a merge into a third ladder (no such file) says so.
+    // The file gone from there, a merge into a third ladder (no such file) copies its core
+    // and says the call starts from it; the core gone too, a fourth says it starts afresh.
     let elsewhere = tempfile::tempdir().unwrap();
     committed_p27_ladder(elsewhere.path());
     std::fs::remove_file(there.path().join("lemmas").join(&name)).unwrap();
     let said = merge(elsewhere.path());
+    let from_core = format!(
+        "in neither lemma folder but their cores are (those calls start from their units and binaries): {name}"
+    );
+    assert!(
+        said.contains(": 1 core copied") && said.contains(&from_core),
+        "{said}"
+    );
+    let fourth = tempfile::tempdir().unwrap();
+    committed_p27_ladder(fourth.path());
+    std::fs::remove_file(there.path().join("lemmas").join(&core)).unwrap();
+    let said = merge(fourth.path());
     assert!(
         said.contains(&format!(
             "in neither lemma folder (those calls start afresh): {name}"
@@ -2145,20 +2162,37 @@ fn a_whole_rung_stopped_keeps_its_lemmas_and_a_run_without_them_says_so() {
     let files = ["--out", out.to_str().unwrap()];
     let run = grundy(&[&P27_BOUNDS[..], &band, &files, &["--lemmas"]].concat());
     assert!(run.status.success(), "{run:?}");
-    let lemma_files: Vec<_> = std::fs::read_dir(dir.path().join("lemmas"))
+    let mut lemma_files: Vec<_> = std::fs::read_dir(dir.path().join("lemmas"))
         .unwrap()
         .map(|f| f.unwrap().path())
         .collect();
-    assert_eq!(lemma_files.len(), 1, "{lemma_files:?}");
-    let text = std::fs::read_to_string(&lemma_files[0]).unwrap();
-    let learned = text.lines().filter(|l| !l.starts_with('c')).count();
+    lemma_files.sort();
+    // The file and its core beside it (`-core` sorts first).
+    assert_eq!(lemma_files.len(), 2, "{lemma_files:?}");
+    let (core, file) = (&lemma_files[0], &lemma_files[1]);
+    let clause_lines = |path: &Path| -> Vec<String> {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines()
+            .filter(|l| !l.starts_with('c'))
+            .map(String::from)
+            .collect()
+    };
+    let learned = clause_lines(file).len();
+    // The core: the file's clauses of one or two literals, counted here from its lines.
+    let short: Vec<String> = (clause_lines(file).into_iter())
+        .filter(|l| l.split_whitespace().count() <= 3)
+        .collect();
+    assert!(!short.is_empty() && short.len() < learned, "{learned}");
+    assert_eq!(clause_lines(core), short);
     let rung = last_rung(&ladder);
     assert_eq!(rung["answer"].as_str(), Some("timeout"), "{rung}");
     let kept = &rung["kept"][0];
     assert!(kept.get("top").is_none(), "a whole rung: {rung}");
     assert_eq!(kept["clauses"].as_u64(), Some(learned as u64), "{rung}");
-    let name = lemma_files[0].file_name().unwrap().to_str().unwrap();
+    let name = file.file_name().unwrap().to_str().unwrap();
     assert_eq!(kept["file"].as_str(), Some(name), "{rung}");
+    let core_name = core.file_name().unwrap().to_str().unwrap();
+    assert_eq!(core_name, name.replace(".lemmas", "-core.lemmas"));
     let band = ["--from", "264", "--to", "264", "--timeout", "1"];
     let said = grundy(&[&P27_BOUNDS[..], &band, &files].concat());
     assert!(said.status.success(), "{said:?}");
@@ -2167,6 +2201,16 @@ fn a_whole_rung_stopped_keeps_its_lemmas_and_a_run_without_them_says_so() {
         "the band 256..264 had {learned} lemmas kept by an earlier run, but this run has no --lemmas"
     );
     assert!(said.contains(&note), "{said}");
+    // The file lost (a fresh machine, the core committed): the call says it starts from the
+    // core (that the core's clauses are given and kept: `lemmas.rs`'s unit tests).
+    std::fs::remove_file(file).unwrap();
+    let with_lemmas = [&P27_BOUNDS[..], &band, &files, &["--lemmas"]].concat();
+    let said = grundy(&with_lemmas);
+    assert!(said.status.success(), "{said:?}");
+    let note = format!("{name} is not in ");
+    let from_core = format!("it starts from its core ({core_name}: units and binary");
+    let said = String::from_utf8_lossy(&said.stderr);
+    assert!(said.contains(&note) && said.contains(&from_core), "{said}");
 }
 
 /// The climb tells its caller where it is ([`grundy::sat::bounds::Step`]), which the progress

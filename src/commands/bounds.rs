@@ -712,12 +712,23 @@ fn lemmas_not_found(
             Some(piece) => format!("the piece {piece} of {band}"),
             None => format!("the band {band}"),
         };
-        let why = match dir {
-            Some(d) => format!("{} is not in {}", k.file, d.display()),
-            None => format!("this run has no --lemmas (the file: {})", k.file),
+        let core = grundy::sat::lemmas::core_name(&k.file);
+        let (why, starts) = match dir {
+            Some(d) if d.join(&core).exists() => (
+                format!("{} is not in {}", k.file, d.display()),
+                format!("it starts from its core ({core}: units and binary clauses only)"),
+            ),
+            Some(d) => (
+                format!("{} is not in {}", k.file, d.display()),
+                "it starts afresh".to_string(),
+            ),
+            None => (
+                format!("this run has no --lemmas (the file: {})", k.file),
+                "it starts afresh".to_string(),
+            ),
         };
         format!(
-            "{call} had {} lemmas kept by an earlier run, but {why}: it starts afresh",
+            "{call} had {} lemmas kept by an earlier run, but {why}: {starts}",
             k.clauses
         )
     };

@@ -35,6 +35,16 @@ Invariants:
   a run killed outright (a machine lost, a scheduler's SIGKILL, a session ended) loses at most
   that interval of learning. Each save is whole and atomic, so a kill never leaves half a file.
 
+- Beside each file, a *core* (`...-seed<S>-core.lemmas`, [`core_name`]): the same save's units
+  and binary clauses, at most [`CORE_KEEP`], in the same format. Why: a file of 2^20 clauses
+  (about 30 MB) is too big for the repository, so it lives on the machine that wrote it, and a
+  campaign moved to a fresh machine lost every file (session 51: six files of p = 37 and 39,
+  over 60,000 s of search, gone with the VM). A core is about 200 kB, small enough to commit
+  (`.gitignore` keeps out the lemma folders under `results/` but for their cores), and the units and binaries
+  are what a piece's tries gain from try to try. A core is read with the files of its question
+  (its name has the same stem), and a run whose own file is gone starts its own from its core,
+  so the next save keeps them. Removed with its file ([`remove_with_core`]).
+
 File format (text, DIMACS clause lines, so another solver can read it):
 `c grundy lemmas 1 cnf <fingerprint> count <n> crc32 <crc of the clause lines>`, then `n` lines
 `l1 l2 ... 0`. A wrong header, count or CRC is an error naming the file, never a silent skip.
@@ -55,6 +65,27 @@ pub type Clauses = Vec<Vec<i32>>;
 pub const MAX_LEN: usize = 8;
 /// Clauses kept per run and loaded per question, at most.
 pub const KEEP: usize = 1 << 20;
+/// Clauses in a core file (units and binaries of a save, shortest first), at most: 2^15 lines
+/// of about 12 bytes, under 400 kB a file.
+pub const CORE_KEEP: usize = 1 << 15;
+
+/// The core file beside the lemma file `name` (`q-seed0.lemmas`: `q-seed0-core.lemmas`).
+pub fn core_name(name: &str) -> String {
+    format!(
+        "{}-core.lemmas",
+        name.strip_suffix(".lemmas").unwrap_or(name)
+    )
+}
+
+/// Removes the lemma file at `path` and its core; what was not there is no error (a call
+/// answered removes files that may never have been written).
+pub fn remove_with_core(path: &Path) {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    if let Some(name) = name {
+        let _ = std::fs::remove_file(path.with_file_name(core_name(&name)));
+    }
+    let _ = std::fs::remove_file(path);
+}
 
 /// A bad lemma file.
 #[derive(Debug, thiserror::Error)]
@@ -317,6 +348,12 @@ impl LemmaStore {
         self.dir.join(format!("{}-seed{seed}.lemmas", self.stem))
     }
 
+    /// The core beside [`Self::path`] ([`core_name`]).
+    pub fn core_path(&self, seed: u64) -> PathBuf {
+        self.dir
+            .join(core_name(&format!("{}-seed{seed}.lemmas", self.stem)))
+    }
+
     /// The question and CNF fingerprint a file of [`LemmaStore::path`] is of, whatever its
     /// seed: the part of its name before `-seed`. Files with the same part are loaded together.
     pub fn question_of(file_name: &str) -> Option<&str> {
@@ -324,22 +361,29 @@ impl LemmaStore {
         name.rsplit_once("-seed").map(|(question, _)| question)
     }
 
-    /// Every clause in every file of this question (all seeds), and of the stores it is
-    /// [`Self::within`], shortest first, at most [`KEEP`]; and the clauses of seed `seed`'s own
-    /// file, which its next save keeps (the outer stores' clauses are read afresh each time).
+    /// Every clause in every file of this question (all seeds, cores too), and of the stores
+    /// it is [`Self::within`], shortest first, at most [`KEEP`]; and the clauses of seed
+    /// `seed`'s own file and core, which its next save keeps (the outer stores' clauses are
+    /// read afresh each time). The core is in both files of a machine that kept them; read on
+    /// one that has only the core (the file lost with a machine), it is what the save keeps.
     ///
     /// # Errors
     /// [`LemmaError`] for an unreadable folder or a damaged file.
     pub fn load(&self, seed: u64) -> Result<(Clauses, Clauses), LemmaError> {
         let mut all = Vec::new();
         let mut own = Vec::new();
+        let own_files = [self.path(seed), self.core_path(seed)];
         for path in self.files()? {
             let clauses = self.read(&path)?;
-            if path == self.path(seed) {
-                own.clone_from(&clauses);
+            if own_files.contains(&path) {
+                own.extend(clauses.iter().cloned());
             }
             all.extend(clauses);
         }
+        let own = match own.is_empty() {
+            true => own,
+            false => shortest_distinct(own),
+        };
         for outer in &self.outer {
             all.extend(outer.load(seed)?.0);
         }
@@ -413,8 +457,21 @@ impl LemmaStore {
         let mut clauses = own;
         clauses.extend(learned);
         let clauses = shortest_distinct(clauses);
+        // The core first: a kill between the two saves leaves a core no older than the file.
+        let core: Vec<Vec<i32>> = (clauses.iter())
+            .take_while(|c| c.len() <= 2)
+            .take(CORE_KEEP)
+            .cloned()
+            .collect();
+        self.write(&self.core_path(seed), &core)?;
+        self.write(&self.path(seed), &clauses)?;
+        Ok(by_length(&clauses))
+    }
+
+    /// Writes `clauses` (shortest first, distinct) to `path` atomically, with its header.
+    fn write(&self, path: &Path, clauses: &[Vec<i32>]) -> Result<(), crate::io::WriteError> {
         let mut body = String::new();
-        for clause in &clauses {
+        for clause in clauses {
             for l in clause {
                 body.push_str(&l.to_string());
                 body.push(' ');
@@ -427,11 +484,10 @@ impl LemmaStore {
             clauses.len(),
             crc32fast::hash(body.as_bytes())
         );
-        crate::io::write_atomic(&self.path(seed), |out| {
+        crate::io::write_atomic(path, |out| {
             out.write_all(header.as_bytes())?;
             out.write_all(body.as_bytes())
-        })?;
-        Ok(by_length(&clauses))
+        })
     }
 }
 
@@ -458,6 +514,37 @@ mod tests {
         let text = std::fs::read_to_string(store.path(0)).unwrap();
         let lines: Vec<&str> = text.lines().skip(1).collect();
         assert_eq!(lines, ["-1 0", "-2 0", "1 2 3 0"]);
+    }
+
+    /// A save writes beside its file a core of its units and binary clauses only; with the
+    /// file gone (a fresh machine), a load gives the core's clauses, as the call's own, so the
+    /// next save keeps them in a new file. A core's removal goes with its file's. Mutations:
+    /// a core of every clause, or the core read but not kept (the new file without it).
+    #[test]
+    fn a_core_of_units_and_binaries_outlives_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cnf = Cnf::default();
+        cnf.add_clause(&[1, 2, 3, 4]);
+        let store = LemmaStore::new(dir.path(), "q", &cnf);
+        let learned = vec![vec![1, 2, 3], vec![-4], vec![2, -3], vec![1, 2, 3, 4]];
+        store.save(0, vec![], learned).unwrap();
+        let core = read_file(&store.core_path(0)).unwrap();
+        assert_eq!(core.clauses, [vec![-4], vec![-3, 2]]);
+        assert_eq!(core.fingerprint, fingerprint(&cnf));
+        std::fs::remove_file(store.path(0)).unwrap();
+        let (given, own) = store.load(0).unwrap();
+        assert_eq!((given.len(), &own), (2, &core.clauses));
+        store.save(0, own, vec![vec![1, 4]]).unwrap();
+        let kept = read_file(&store.path(0)).unwrap().clauses;
+        assert_eq!(kept, [vec![-4], vec![-3, 2], vec![1, 4]]);
+        // Read with its file, the core's clauses are given once.
+        assert_eq!(store.load(0).unwrap().0.len(), 3);
+        remove_with_core(&store.path(0));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        assert_eq!(
+            core_name("q-1234v5c6-seed0.lemmas"),
+            "q-1234v5c6-seed0-core.lemmas"
+        );
     }
 
     /// A store [`LemmaStore::within`] another (a part's within its piece's) is given the outer

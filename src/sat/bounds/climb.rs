@@ -361,7 +361,7 @@ fn rung_in_pieces(
                 let gone = ladder.forget_kept_held(band, index);
                 if let Some(dir) = run.lemma_stem.as_deref().and_then(Path::parent) {
                     gone.iter()
-                        .for_each(|f| drop(std::fs::remove_file(dir.join(f))));
+                        .for_each(|f| crate::sat::lemmas::remove_with_core(&dir.join(f)));
                 }
                 after_rung(ladder, Step::Piece)
             }
@@ -592,7 +592,7 @@ fn fresh_rung(
     // stopped before it learned one) goes too: the ladder names no such file, and one left
     // behind would read as a kept file the ladder forgot.
     if !kept {
-        let _ = std::fs::remove_file(&carried.file);
+        crate::sat::lemmas::remove_with_core(&carried.file);
     }
     Ok(Asked {
         answer,

@@ -369,22 +369,30 @@ impl Rung {
 /// What [`copy_kept_lemmas`] did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LemmaFilesCopied {
-    /// Files copied here, and their bytes (not the clauses their records name: a file may
-    /// have been rewritten since, by the same call run again).
+    /// Lemma files and cores ([`crate::sat::lemmas::core_name`]) copied here, and the bytes
+    /// of both (not the clauses their records name: a file may have been rewritten since, by
+    /// the same call run again).
     pub copied: usize,
+    pub cores: usize,
     pub bytes: u64,
-    /// Files the ladder names that are in neither folder (their calls will start afresh).
+    /// Files the ladder names that are in neither folder, nor their cores (their calls will
+    /// start afresh).
     pub missing: Vec<String>,
+    /// Files the ladder names that are in neither folder, but whose cores are (their calls
+    /// will start from the cores' units and binaries).
+    pub cores_only: Vec<String>,
 }
 
 impl std::fmt::Display for LemmaFilesCopied {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "{} copied ({:.1} MB)",
-            super::plural(self.copied, "lemma file", "lemma files"),
-            self.bytes as f64 / 1e6
-        )?;
+        let files = super::plural(self.copied, "lemma file", "lemma files");
+        let cores = super::plural(self.cores, "core", "cores");
+        let what = match (self.copied, self.cores) {
+            (_, 0) => files,
+            (0, _) => cores,
+            _ => format!("{files} and {cores}"),
+        };
+        write!(f, "{what} copied ({:.1} MB)", self.bytes as f64 / 1e6)?;
         if !self.missing.is_empty() {
             write!(
                 f,
@@ -394,13 +402,23 @@ impl std::fmt::Display for LemmaFilesCopied {
                 self.missing.join(", ")
             )?;
         }
+        if !self.cores_only.is_empty() {
+            write!(
+                f,
+                "; {} named by the ladder are in neither lemma folder but their cores are \
+                 (those calls start from their units and binaries): {}",
+                self.cores_only.len(),
+                self.cores_only.join(", ")
+            )?;
+        }
         Ok(())
     }
 }
 
-/// Copies each lemma file that `ladder` (merged) names in a `kept` record, and that `ours` (this
-/// ladder's lemma folder) lacks, from `theirs` (the lemma folder of the copy merged in), each
-/// written atomically. A file here already is left as it is: either file serves the same call.
+/// Copies each lemma file that `ladder` (merged) names in a `kept` record, and its core, that
+/// `ours` (this ladder's lemma folder) lacks, from `theirs` (the lemma folder of the copy
+/// merged in), each written atomically. A file here already is left as it is: either file
+/// serves the same call.
 ///
 /// # Errors
 /// A line naming the file that could not be read or written (a full disk): the files copied
@@ -411,33 +429,52 @@ pub fn copy_kept_lemmas(
     ours: &Path,
 ) -> Result<LemmaFilesCopied, String> {
     let mut done = LemmaFilesCopied::default();
-    let kept = ladder.rungs.iter().flat_map(|r| &r.kept);
-    for record in kept.filter(|k| !ours.join(&k.file).exists()) {
-        let from = theirs.join(&record.file);
-        if !from.exists() {
-            done.missing.push(record.file.clone());
-            continue;
+    let mut files: Vec<&str> = (ladder.rungs.iter())
+        .flat_map(|r| &r.kept)
+        .map(|k| k.file.as_str())
+        .collect();
+    files.sort_unstable();
+    files.dedup();
+    for file in files {
+        let core = crate::sat::lemmas::core_name(file);
+        for name in [file, core.as_str()] {
+            if ours.join(name).exists() || !theirs.join(name).exists() {
+                continue;
+            }
+            done.bytes += copy_lemma_file(&theirs.join(name), &ours.join(name))?;
+            match name == file {
+                true => done.copied += 1,
+                false => done.cores += 1,
+            }
         }
-        std::fs::create_dir_all(ours).map_err(|e| format!("{}: {e}", ours.display()))?;
-        let mut source =
-            std::fs::File::open(&from).map_err(|e| format!("{}: {e}", from.display()))?;
-        let mut bytes = 0;
-        crate::io::write_atomic(&ours.join(&record.file), |out| {
-            bytes = std::io::copy(&mut source, out)?;
-            Ok(())
-        })
-        .map_err(|e| e.to_string())?;
-        done.copied += 1;
-        done.bytes += bytes;
+        if !ours.join(file).exists() {
+            match ours.join(&core).exists() {
+                true => done.cores_only.push(file.to_string()),
+                false => done.missing.push(file.to_string()),
+            }
+        }
     }
-    done.missing.sort_unstable();
-    done.missing.dedup();
     Ok(done)
 }
 
+/// Copies the file `from` to `to` atomically (its folder made if need be); returns its bytes.
+fn copy_lemma_file(from: &Path, to: &Path) -> Result<u64, String> {
+    if let Some(dir) = to.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut source = std::fs::File::open(from).map_err(|e| format!("{}: {e}", from.display()))?;
+    let mut bytes = 0;
+    crate::io::write_atomic(to, |out| {
+        bytes = std::io::copy(&mut source, out)?;
+        Ok(())
+    })
+    .map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
 /// The lemma files of `ours` (this ladder's lemma folder) that `before` (the files this
-/// ladder's records named before a merge) named and `ladder` (merged) names no more, removed;
-/// returns those removed. Why: the merge brought a refutation of their calls (a piece refuted,
+/// ladder's records named before a merge) named and `ladder` (merged) names no more, removed
+/// with their cores; returns those removed (either file there). Why: the merge brought a refutation of their calls (a piece refuted,
 /// or covered by parts refuted, on another machine), which are never asked again, and each
 /// file holds 2^20 clauses (about 30 MB) that nothing will read. Called once the merged ladder
 /// is saved: a save that fails leaves every file.
@@ -448,7 +485,12 @@ pub fn remove_spent_lemmas(before: &[String], ladder: &Ladder, ours: &Path) -> V
         .collect();
     let mut removed: Vec<String> = (before.iter())
         .filter(|f| !named.contains(f.as_str()))
-        .filter(|f| std::fs::remove_file(ours.join(f)).is_ok())
+        .filter(|f| {
+            let there = |name: &str| ours.join(name).exists();
+            let was = there(f) || there(&crate::sat::lemmas::core_name(f));
+            crate::sat::lemmas::remove_with_core(&ours.join(f));
+            was
+        })
         .cloned()
         .collect();
     removed.sort_unstable();
