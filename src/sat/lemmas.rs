@@ -39,11 +39,12 @@ Invariants:
   and binary clauses, at most [`CORE_KEEP`], in the same format. Why: a file of 2^20 clauses
   (about 30 MB) is too big for the repository, so it lives on the machine that wrote it, and a
   campaign moved to a fresh machine lost every file (session 51: six files of p = 37 and 39,
-  over 60,000 s of search, gone with the VM). A core is about 200 kB, small enough to commit
-  (`.gitignore` keeps out the lemma folders under `results/` but for their cores), and the units and binaries
-  are what a piece's tries gain from try to try. A core is read with the files of its question
-  (its name has the same stem), and a run whose own file is gone starts its own from its core,
-  so the next save keeps them. Removed with its file ([`remove_with_core`]).
+  over 60,000 s of search, gone with the VM). A core is at most about 400 kB (p = 37's open
+  pieces: about 15,000 binaries, 200 kB), small enough to commit (`.gitignore` keeps out the
+  lemma folders under `results/` but for their cores), and the units and binaries are what a
+  piece's tries gain from try to try. A core is read with the files of its question (its name
+  has the same stem), and a run whose own file is gone starts its own from its core, so the
+  next save keeps them. Removed with its file ([`remove_with_core`]).
 
 File format (text, DIMACS clause lines, so another solver can read it):
 `c grundy lemmas 1 cnf <fingerprint> count <n> crc32 <crc of the clause lines>`, then `n` lines
