@@ -483,16 +483,14 @@ pub fn remove_spent_lemmas(before: &[String], ladder: &Ladder, ours: &Path) -> V
         .flat_map(|r| &r.kept)
         .map(|k| k.file.as_str())
         .collect();
-    let mut removed: Vec<String> = (before.iter())
-        .filter(|f| !named.contains(f.as_str()))
-        .filter(|f| {
-            let there = |name: &str| ours.join(name).exists();
-            let was = there(f) || there(&crate::sat::lemmas::core_name(f));
-            crate::sat::lemmas::remove_with_core(&ours.join(f));
-            was
-        })
-        .cloned()
-        .collect();
+    let there = |name: &str| ours.join(name).exists();
+    let mut removed = Vec::new();
+    for file in before.iter().filter(|f| !named.contains(f.as_str())) {
+        if there(file) || there(&crate::sat::lemmas::core_name(file)) {
+            crate::sat::lemmas::remove_with_core(&ours.join(file));
+            removed.push(file.clone());
+        }
+    }
     removed.sort_unstable();
     removed.dedup();
     removed
