@@ -1787,6 +1787,23 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
         said.contains(&asks) && !said.contains("start from lemma files"),
         "{said}"
     );
+    // Another folder with the file's core alone (a fresh machine, the core committed): the run
+    // says the piece starts from it, in its note and its first line. Mutation: cores not
+    // looked for (the note says "starts afresh", the line nothing).
+    let core = name.replace(".lemmas", "-core.lemmas");
+    let fresh = dir.path().join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(lemmas.join(&core), fresh.join(&core)).unwrap();
+    let fresh_folder = [&files[..1], &[fresh.to_str().unwrap()], &files[2..]].concat();
+    let said = grundy(&[&P27_BOUNDS[..], &pieces, &fresh_folder].concat());
+    assert!(said.status.success(), "{said:?}");
+    let (note, line) = (
+        String::from_utf8_lossy(&said.stderr),
+        String::from_utf8_lossy(&said.stdout),
+    );
+    assert!(note.contains("it starts from its core"), "{note}");
+    let from_core = format!("{starts}; 1 from the cores of lemma files");
+    assert!(line.contains(&from_core), "{line}");
 }
 
 /// A piece cut in parts after it was stopped (`--cut`) gives each part the clauses its whole

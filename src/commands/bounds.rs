@@ -768,7 +768,11 @@ fn pieces_start_line(
         .filter(|&top| !r.covers(top))
         .map(|top| top.to_string())
         .collect();
-    let (given, _) = kept_lemmas_found(l, band, (dir, only));
+    let (given, missing) = kept_lemmas_found(l, band, (dir, only));
+    let core_there = |k: &&KeptLemmas| {
+        dir.is_some_and(|d| d.join(grundy::sat::lemmas::core_name(&k.file)).exists())
+    };
+    let cores: Vec<&KeptLemmas> = missing.into_iter().filter(core_there).collect();
     let mut line = format!(
         "{band} in pieces: s[0] = {} left of {}, {} at once",
         left.join(", "),
@@ -784,6 +788,13 @@ fn pieces_start_line(
     let calls = calls_given_lemmas(r, &given);
     if calls > 0 {
         line += &format!("; {calls} start from lemma files kept by an earlier call");
+    }
+    let from_cores = calls_given_lemmas(r, &cores);
+    if from_cores > 0 {
+        line += &format!(
+            "; {from_cores} from the cores of lemma files (their units and binaries; the \
+             files are not here)"
+        );
     }
     line
 }
