@@ -7,8 +7,13 @@ a `grundy run` holds up to one checkpoint interval of values. Slurm sends SIGTER
 time limit and kills some 30 s later (`KillWait`), and a user at a terminal presses Ctrl-C. With
 the request up, long work ends as it would at its own time limit: `grundy sat` stops its solvers
 and local searches (the period says "searched ..., interrupted"), writes its lemma files and
-merges what it has into the periods file; `grundy run` writes its checkpoint. A second signal
-ends the process at once with exit status 130, for a graceful stop that hangs.
+merges what it has into the periods file; `grundy run` writes its checkpoint. A second signal,
+a second or more after the first ([`SECOND_SIGNAL_AFTER`]), ends the process at once with exit
+status 130, for a graceful stop that hangs; signals closer together are one request. Why:
+`timeout` (GNU coreutils) sends its signal to the command and then to the whole process group,
+so grundy receives it twice within microseconds. Read as two requests, the second killed a chain
+proof outright, mid-check, with no last line and its proof files left (session 51, p = 39,
+under `timeout -s INT`), where one request ends it in seconds with both.
 
 Invariant: the library only reads the flag. Only the binary installs the handlers, so a program
 or test using the library keeps the default behaviour of these signals unless it opts in.
@@ -20,21 +25,39 @@ use std::time::Duration;
 /// Up once a handled signal has arrived; never lowered.
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
+/// Up [`SECOND_SIGNAL_AFTER`] after [`REQUESTED`] rose (raised by the thread [`install`]
+/// starts); from then on a signal ends the process at once.
+static SECOND_ENDS: AtomicBool = AtomicBool::new(false);
+
+/// How long after the first signal a second one ends the process: signals closer together are
+/// one request sent twice (`timeout`, a scheduler signalling each process of a job), where a
+/// person who presses Ctrl-C again means it.
+pub const SECOND_SIGNAL_AFTER: Duration = Duration::from_secs(1);
+
 /// The exit status of a run that stopped because it was asked to (128 + SIGINT, as shells do).
 pub const EXIT_STATUS: u8 = 130;
 
-/// Handles SIGINT and SIGTERM from now on: the first raises the request, a second exits at once.
+/// Handles SIGINT and SIGTERM from now on: the first raises the request, a second at least
+/// [`SECOND_SIGNAL_AFTER`] later exits at once.
 ///
 /// # Errors
 /// The operating system refused to install a handler.
 pub fn install() -> std::io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
     for signal in [SIGINT, SIGTERM] {
-        // Order matters: the shutdown runs first and fires only if the request is already up,
-        // that is on the second signal.
-        signal_hook::flag::register_conditional_shutdown(signal, EXIT_STATUS.into(), &REQUESTED)?;
+        // Order matters: the shutdown runs first and fires only once armed, a while after the
+        // request rose, so never on the first signal nor on its echo.
+        signal_hook::flag::register_conditional_shutdown(signal, EXIT_STATUS.into(), &SECOND_ENDS)?;
         signal_hook::flag::register(signal, &REQUESTED)?;
     }
+    // Arms the shutdown a while after the first request; a thread that sleeps between looks
+    // (a signal handler may do next to nothing, so it cannot time the signals itself).
+    std::thread::spawn(|| {
+        let armed = AtomicBool::new(false);
+        relay(&armed);
+        std::thread::sleep(SECOND_SIGNAL_AFTER);
+        SECOND_ENDS.store(true, Ordering::Relaxed);
+    });
     Ok(())
 }
 

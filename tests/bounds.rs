@@ -1020,12 +1020,15 @@ fn a_stop_request_ends_prove_chain_mid_rung() {
     );
 }
 
-/// A stop request sent to the whole process group (as Ctrl-C, `timeout` or a scheduler sends
-/// it) while a proof is being checked: `--prove-chain` ends within seconds with exit 130, the
-/// checker (and what its wrapper started) ended with it, and no word of a refusal, since the
-/// checker gave no verdict. Before, the checker shared the group, died of the signal, and was
-/// read as refusing a sound proof (seen on a lent machine under `timeout`). The ladder keeps
-/// no proof for the rung stopped, and its proof files are removed.
+/// A stop request sent as `timeout` (GNU coreutils) sends it, to grundy and then to its whole
+/// process group, while a proof is being checked: `--prove-chain` ends within seconds with exit
+/// 130 and its last line (naming the call cut short), the checker (and what its wrapper
+/// started) ended with it, and no word of a refusal, since the checker gave no verdict.
+/// Before, the checker shared the group, died of the signal, and was read as refusing a sound
+/// proof (seen on a lent machine under `timeout`); and the signal's echo through the group, read
+/// as a second request, ended grundy at once, with no last line and its proof files left (p =
+/// 39 under `timeout -s INT`, session 51). The ladder keeps no proof for the rung stopped, and
+/// its proof files are removed. Mutation: any second signal ends the process at once.
 #[test]
 fn a_stop_during_a_check_is_no_refusal() {
     use std::os::unix::process::CommandExt;
@@ -1058,13 +1061,20 @@ fn a_stop_during_a_check_is_no_refusal() {
         .spawn()
         .unwrap();
     crate::engine::wait_for_file(&started, 60, "a check started");
+    // To grundy, then to the group, grundy again among it: 10 ms apart, after the first
+    // signal's handler ran and before the stop it asked for has ended the run (its relay
+    // looks every 50 ms), where `timeout`'s echo may fall.
+    crate::engine::send_signal(&child, "INT");
+    std::thread::sleep(std::time::Duration::from_millis(10));
     let group = format!("-{}", child.id());
-    let sent = Command::new("kill").args(["-TERM", "--", &group]).status();
+    let sent = Command::new("kill").args(["-INT", "--", &group]).status();
     assert!(sent.unwrap().success());
     let done = crate::engine::output_within(child, 30);
     let said = format!("{done:?}");
     assert_eq!(done.status.code(), Some(130), "{said}");
     assert!(!said.contains("refused"), "{said}");
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert!(stdout.contains("stopped: 1 call cut short"), "{said}");
     let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
     let proved = (ladder["rungs"].as_array().unwrap().iter()).filter(|r| !r["proof"].is_null());
     assert_eq!(proved.count(), 0, "{ladder}");
