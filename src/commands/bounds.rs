@@ -151,10 +151,7 @@ fn merge_ladder(
     // Proof notes name files as `--prove-chain` would; only the file name is kept.
     let stem = std::path::PathBuf::from(question_stem(q));
     let check = |pattern: &[grundy::values::Value]| q.check_pattern(pattern);
-    let kept_before: Vec<String> = (ladder.rungs.iter())
-        .flat_map(|r| &r.kept)
-        .map(|k| k.file.clone())
-        .collect();
+    let kept_before = ladder.kept_files();
     let merged = ladder
         .merge_from(
             &theirs,
@@ -712,20 +709,14 @@ fn lemmas_not_found(
             Some(piece) => format!("the piece {piece} of {band}"),
             None => format!("the band {band}"),
         };
+        let why = match dir {
+            Some(d) => format!("{} is not in {}", k.file, d.display()),
+            None => format!("this run has no --lemmas (the file: {})", k.file),
+        };
         let core = grundy::sat::lemmas::core_name(&k.file);
-        let (why, starts) = match dir {
-            Some(d) if d.join(&core).exists() => (
-                format!("{} is not in {}", k.file, d.display()),
-                format!("it starts from its core ({core}: units and binary clauses only)"),
-            ),
-            Some(d) => (
-                format!("{} is not in {}", k.file, d.display()),
-                "it starts afresh".to_string(),
-            ),
-            None => (
-                format!("this run has no --lemmas (the file: {})", k.file),
-                "it starts afresh".to_string(),
-            ),
+        let starts = match dir.is_some_and(|d| d.join(&core).exists()) {
+            true => format!("it starts from its core ({core}: units and binary clauses only)"),
+            false => "it starts afresh".to_string(),
         };
         format!(
             "{call} had {} lemmas kept by an earlier run, but {why}: {starts}",

@@ -351,8 +351,8 @@ impl LemmaStore {
 
     /// The core beside [`Self::path`] ([`core_name`]).
     pub fn core_path(&self, seed: u64) -> PathBuf {
-        self.dir
-            .join(core_name(&format!("{}-seed{seed}.lemmas", self.stem)))
+        let path = self.path(seed);
+        path.with_file_name(core_name(&crate::io::file_name(&path)))
     }
 
     /// The question and CNF fingerprint a file of [`LemmaStore::path`] is of, whatever its
@@ -381,10 +381,7 @@ impl LemmaStore {
             }
             all.extend(clauses);
         }
-        let own = match own.is_empty() {
-            true => own,
-            false => shortest_distinct(own),
-        };
+        let own = shortest_distinct(own);
         for outer in &self.outer {
             all.extend(outer.load(seed)?.0);
         }

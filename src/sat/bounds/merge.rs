@@ -429,13 +429,8 @@ pub fn copy_kept_lemmas(
     ours: &Path,
 ) -> Result<LemmaFilesCopied, String> {
     let mut done = LemmaFilesCopied::default();
-    let mut files: Vec<&str> = (ladder.rungs.iter())
-        .flat_map(|r| &r.kept)
-        .map(|k| k.file.as_str())
-        .collect();
-    files.sort_unstable();
-    files.dedup();
-    for file in files {
+    for file in ladder.kept_files() {
+        let file = file.as_str();
         let core = crate::sat::lemmas::core_name(file);
         for name in [file, core.as_str()] {
             if ours.join(name).exists() || !theirs.join(name).exists() {
@@ -473,25 +468,21 @@ fn copy_lemma_file(from: &Path, to: &Path) -> Result<u64, String> {
 }
 
 /// The lemma files of `ours` (this ladder's lemma folder) that `before` (the files this
-/// ladder's records named before a merge) named and `ladder` (merged) names no more, removed
-/// with their cores; returns those removed (either file there). Why: the merge brought a refutation of their calls (a piece refuted,
-/// or covered by parts refuted, on another machine), which are never asked again, and each
-/// file holds 2^20 clauses (about 30 MB) that nothing will read. Called once the merged ladder
-/// is saved: a save that fails leaves every file.
+/// ladder's records named before a merge, [`Ladder::kept_files`]) named and `ladder` (merged)
+/// names no more, removed with their cores; returns those removed (either file there), sorted.
+/// Why: the merge brought a refutation of their calls (a piece refuted, or covered by parts
+/// refuted, on another machine), which are never asked again, and each file holds 2^20
+/// clauses (about 30 MB) that nothing will read. Called once the merged ladder is saved: a
+/// save that fails leaves every file.
 pub fn remove_spent_lemmas(before: &[String], ladder: &Ladder, ours: &Path) -> Vec<String> {
-    let named: std::collections::HashSet<&str> = (ladder.rungs.iter())
-        .flat_map(|r| &r.kept)
-        .map(|k| k.file.as_str())
-        .collect();
+    let named = ladder.kept_files();
     let there = |name: &str| ours.join(name).exists();
     let mut removed = Vec::new();
-    for file in before.iter().filter(|f| !named.contains(f.as_str())) {
+    for file in before.iter().filter(|f| named.binary_search(f).is_err()) {
         if there(file) || there(&crate::sat::lemmas::core_name(file)) {
             crate::sat::lemmas::remove_with_core(&ours.join(file));
             removed.push(file.clone());
         }
     }
-    removed.sort_unstable();
-    removed.dedup();
     removed
 }

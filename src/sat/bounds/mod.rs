@@ -399,15 +399,16 @@ impl Half {
                 e.p - 1
             ));
         }
-        let (least, largest) = (e.expand(&[0])[0], e.expand(&[255])[0]);
         let at = match floor_byte(e, cut) {
             Some(0) => Err(format!(
                 "no cut at s[{residue}] = {cut}: no common value lies below it (the least is \
-                 {least})"
+                 {})",
+                e.expand(&[0])[0]
             )),
             None => Err(format!(
                 "no cut at s[{residue}] = {cut}: no common value lies at or above it (the \
-                 largest is {largest})"
+                 largest is {})",
+                e.expand(&[255])[0]
             )),
             Some(c) => Ok(c),
         }?;
@@ -784,6 +785,19 @@ impl Ladder {
             rungs: Vec::new(),
             pattern: None,
         }
+    }
+
+    /// The files every try's `kept` records name, sorted, each once: what a merge copies
+    /// ([`copy_kept_lemmas`]) and, named before it and not after, removes
+    /// ([`remove_spent_lemmas`]).
+    pub fn kept_files(&self) -> Vec<String> {
+        let mut files: Vec<String> = (self.rungs.iter())
+            .flat_map(|r| &r.kept)
+            .map(|k| k.file.clone())
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        files
     }
 
     /// The lemma files that calls of `band` left without an answer kept for the next run
