@@ -1,0 +1,118 @@
+//! One fresh CaDiCaL call of a rung or a piece, as the climb and the chain proof both make it:
+//! its outcome, and the files of its CNF and proof.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use super::{Half, KeptLemmas};
+use crate::sat::solve::{Answer, ProofNote, SolverKind};
+use crate::values::Value;
+
+/// What one fresh CaDiCaL call of a rung or piece answered, with the note of its proof when it
+/// wrote one and the count of lemmas it was given when it carried them.
+pub(super) struct Asked {
+    pub(super) answer: Answer,
+    pub(super) proof: Option<ProofNote>,
+    pub(super) lemmas: usize,
+    /// For a call left without an answer: what its lemma file holds now, and the file (the
+    /// piece and the tries before filled in by the climb, [`Ladder::keep_lemmas`]).
+    pub(super) kept: Option<KeptLemmas>,
+}
+
+impl Asked {
+    /// An answer with no proof and no lemmas.
+    pub(super) fn plain(answer: Answer) -> Asked {
+        Asked {
+            answer,
+            proof: None,
+            lemmas: 0,
+            kept: None,
+        }
+    }
+}
+
+/// What a solver call of a band's piece or a chain's rung ends with, or the line of its failure.
+pub(super) type PieceOutcome = Result<Asked, String>;
+
+/// Whether a call's outcome keeps further calls from starting: anything but a refutation (no
+/// answer in time, a model, a failure).
+pub(super) fn not_refuted(outcome: &PieceOutcome) -> bool {
+    !matches!(
+        outcome,
+        Ok(Asked {
+            answer: Answer::Unsat,
+            ..
+        })
+    )
+}
+
+/// Whether a call's outcome ends a try that asks its pieces in turn ([`Climb::in_turn`]): a
+/// model (which answers the band) or a failure.
+pub(super) fn model_or_failure(outcome: &PieceOutcome) -> bool {
+    !matches!(
+        outcome,
+        Ok(Asked {
+            answer: Answer::Unsat | Answer::Timeout,
+            ..
+        })
+    )
+}
+
+/// The band of a rung and, for a piece of it, the value of `s[0]` it fixes (and its half).
+pub(super) type RungOrPiece = ((Value, Value), Option<(Value, Option<Half>)>);
+
+/// The files of a rung, or of its piece ([`RungOrPiece`]), named from a climb's `stem` (of
+/// proofs or lemmas).
+pub(super) fn rung_stem_of(stem: &Path, ((from, below), piece): RungOrPiece) -> PathBuf {
+    let stem = rung_stem(stem, from, below);
+    match piece {
+        Some((top, half)) => piece_stem(&stem, top, half),
+        None => stem,
+    }
+}
+
+/// The stem of a piece's files (or its half's: `-s<R>-lt<V>`, `-s<R>-ge<V>`; a part's
+/// `-s<R>-ge<V>-lt<W>`) beside its rung's.
+fn piece_stem(rung_stem: &Path, top: Value, half: Option<Half>) -> PathBuf {
+    let half = half.map_or(String::new(), |h| {
+        let side = if h.high { "ge" } else { "lt" };
+        let end = h.below.map_or(String::new(), |b| format!("-lt{b}"));
+        format!("-s{}-{side}{}{end}", h.residue, h.at)
+    });
+    PathBuf::from(format!("{}-s0-{top}{half}", rung_stem.display()))
+}
+
+/// Where the CNF and proof of the rung `from..below` go: `<stem>-below<V>` or
+/// `<stem>-from<F>-below<V>`.
+pub(super) fn rung_stem(stem: &Path, from: Value, below: Value) -> PathBuf {
+    let band = match from {
+        0 => format!("below{below}"),
+        _ => format!("from{from}-below{below}"),
+    };
+    PathBuf::from(format!("{}-{band}", stem.display()))
+}
+
+/// A fresh CaDiCaL on `cnf` writing a DRAT proof at `stem` (`.cnf`, `.drat`), checked by
+/// `checker` when there is one, ending with no answer when `stop` rises.
+pub(super) fn asked_with_proof(
+    cnf: &crate::sat::Cnf,
+    timeout: Option<Duration>,
+    stem: &Path,
+    checker: Option<&str>,
+    stop: &AtomicBool,
+) -> PieceOutcome {
+    let (answer, proof) = crate::sat::solve::solve_with_proof_checked_by(
+        SolverKind::Cadical,
+        cnf,
+        timeout,
+        stem,
+        checker,
+        Some(stop),
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(Asked {
+        proof,
+        ..Asked::plain(answer)
+    })
+}

@@ -1,0 +1,673 @@
+//! Tests of the ladder, its rungs and pieces, and the chain of calls.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+
+use super::*;
+use crate::game::Game;
+use crate::sat::encode::PeriodEncoding;
+use crate::values::ExactGenerator;
+
+/// The two halves of a cut at one value, low first.
+fn halves(cut: Cut) -> [Half; 2] {
+    cut.parts()
+        .try_into()
+        .expect("a cut at one value has two halves")
+}
+
+fn officers(p: usize) -> PeriodEncoding {
+    let mut g = ExactGenerator::new(&Game::officers());
+    g.extend_to(1 << 12).unwrap();
+    let rares: Vec<(u64, Value)> = g.rares().map(|(n, v)| (n as u64, v)).collect();
+    PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap()
+}
+
+#[test]
+fn a_rung_bounds_every_residue_by_the_largest_common_value_below_it() {
+    let e = officers(4);
+    // Officers' common values start 2, 3, 4, 5, 8, 9 (6 and 7 are rare): below 8, or 6,
+    // are bytes 0..=3.
+    assert_eq!(e.expand(&[3, 4]), vec![5, 8]);
+    let units = rung_units(&e, 8).unwrap();
+    assert_eq!(units, (0..4).map(|r| e.at_most(r, 3)).collect::<Vec<_>>());
+    assert_eq!(rung_units(&e, 6).unwrap(), units);
+    assert!(rung_units(&e, WHOLE_QUESTION).unwrap().is_empty());
+    assert!(rung_units(&e, 2).is_err());
+}
+
+/// A rung of one try with no proof, pieces or lemmas, for ladders built by hand (here and
+/// in `report.rs`).
+pub(super) fn plain_rung(from: Value, below: Value, answer: RungAnswer) -> Rung {
+    Rung {
+        from,
+        below,
+        largest_first: from > 0,
+        threads: 0,
+        answer,
+        seconds: 1.0,
+        proof: None,
+        cubes: None,
+        preset: Preset::Default,
+        pieces: Vec::new(),
+        lemmas: 0,
+        cut: None,
+        kept: Vec::new(),
+        conflicts: None,
+        in_pieces: None,
+        runs: Vec::new(),
+    }
+}
+
+#[test]
+fn a_band_counts_only_once_a_chain_of_refuted_rungs_reaches_its_floor() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let rung = plain_rung;
+    ladder.rungs = vec![
+        rung(0, 64, RungAnswer::Unsat),
+        rung(80, 96, RungAnswer::Unsat),
+        rung(64, 72, RungAnswer::Unsat),
+        rung(72, 80, RungAnswer::Timeout),
+    ];
+    // 80..96 floats above the gap 72..80, which no rung refuted.
+    assert_eq!(ladder.refuted_below(), Some(72));
+    ladder.rungs.push(rung(72, 80, RungAnswer::Unsat));
+    assert_eq!(ladder.refuted_below(), Some(96));
+    assert_eq!(ladder.chain().len(), 4);
+    // A band above nothing refuted proves nothing.
+    ladder.rungs.retain(|r| r.from > 0);
+    assert_eq!(ladder.refuted_below(), None);
+}
+
+/// A proof note that rate accepted (its files named only).
+fn checked_note() -> ProofNote {
+    ProofNote {
+        cnf: "c".into(),
+        proof: "d".into(),
+        format: "drat".into(),
+        checked_by: Some("rate".into()),
+    }
+}
+
+/// A piece (or half) of a second, with no proof or lemmas.
+fn proof_piece(top: Value, half: Option<Half>) -> ProofPiece {
+    ProofPiece {
+        top,
+        seconds: 1.0,
+        proof: None,
+        lemmas: 0,
+        half,
+    }
+}
+
+/// A cut at several values makes parts that run from 0 to no end, named by their spans,
+/// and a cut at one value its two halves as before (so old ladders read the same). A piece
+/// is refuted by parts of one residue whose spans join from 0 to no end, from one cut or
+/// several: not with a gap, nor with parts of another residue. Its pieces refuted beyond
+/// the whole ones are counted in parts, of how many pieces. Mutations: a gap ignored, or
+/// residues mixed (tried: each fails here).
+#[test]
+fn parts_of_cuts_refute_a_piece_only_when_their_spans_join() {
+    let three = Cut {
+        residue: 1,
+        at: 16,
+        above: vec![48],
+    }
+    .parts();
+    let named: Vec<String> = three.iter().map(ToString::to_string).collect();
+    assert_eq!(named, ["s[1] < 16", "16 <= s[1] < 48", "s[1] >= 48"]);
+    let [low, high] = halves(Cut::new(1, 64));
+    assert_eq!(
+        (low.below, high.below, low.high, high.high),
+        (None, None, false, true)
+    );
+    let rung_of = |parts: &[Half]| Rung {
+        pieces: (parts.iter()).map(|&h| proof_piece(8, Some(h))).collect(),
+        ..plain_rung(0, 16, RungAnswer::Timeout)
+    };
+    assert!(rung_of(&three).covers(8));
+    assert!(!rung_of(&[three[0], three[2]]).covers(8));
+    assert!(!rung_of(&three[1..]).covers(8));
+    assert!(rung_of(&[low, three[2]]).covers(8));
+    assert!(rung_of(&[three[0], three[1], halves(Cut::new(1, 48))[1]]).covers(8));
+    assert!(!rung_of(&[three[0], three[1], halves(Cut::new(2, 48))[1]]).covers(8));
+    let mut two_pieces = rung_of(&three[..2]);
+    two_pieces.pieces.push(proof_piece(10, Some(three[2])));
+    let refuted = two_pieces.pieces_refuted();
+    assert_eq!(
+        (refuted.whole, refuted.halves, refuted.finer, refuted.of),
+        (0, 3, true, 2)
+    );
+    assert_eq!(
+        refuted.to_string(),
+        "0 pieces of it refuted and 3 parts of 2 others"
+    );
+}
+
+/// A part needs no call once parts refuted hold each of its values, from one cut or
+/// several: a part below 32 or from 32 below 64 under a refuted half below 64, a part from 96
+/// on under parts from 96 below 128 and from 128 on; not a part reaching over a gap, nor one
+/// of another residue or another piece.
+#[test]
+fn a_part_inside_refuted_parts_needs_no_call() {
+    let part = |at, below| Half {
+        residue: 1,
+        at,
+        high: at > 0,
+        below,
+    };
+    let (low, mid, top) = (part(64, None), part(96, Some(128)), part(128, None));
+    let low = Half { high: false, ..low };
+    let rung = Rung {
+        pieces: [low, mid, top].map(|h| proof_piece(8, Some(h))).into(),
+        ..plain_rung(0, 16, RungAnswer::Timeout)
+    };
+    let needs_no_call = |h: Half| rung.has_piece(8, Some(h));
+    let below_32 = Half {
+        high: false,
+        ..part(32, None)
+    };
+    assert!(needs_no_call(below_32) && needs_no_call(part(32, Some(64))));
+    assert!(needs_no_call(low) && needs_no_call(part(96, None)));
+    assert!(needs_no_call(part(100, Some(120))) && needs_no_call(part(130, None)));
+    assert!(!needs_no_call(part(64, Some(96))) && !needs_no_call(part(32, Some(100))));
+    assert!(!needs_no_call(part(64, None)) && !needs_no_call(part(80, Some(97))));
+    assert!(!rung.has_piece(
+        8,
+        Some(Half {
+            residue: 2,
+            ..below_32
+        })
+    ));
+    assert!(!rung.has_piece(9, Some(below_32)) && !rung.has_piece(8, None));
+}
+
+/// The summary counts what `--prove-chain` checked of rungs not proved yet: a value covered
+/// by a checked piece or by both checked halves of a cut is one piece, a checked half alone
+/// is a half, and an unchecked half (the climb's) is not counted.
+#[test]
+fn the_summary_counts_checked_pieces_and_halves_of_unproved_rungs() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let checked = Some(checked_note());
+    let [low, high] = halves(Cut::new(1, 64));
+    let piece = |top, half, proof: &Option<ProofNote>| ProofPiece {
+        proof: proof.clone(),
+        ..proof_piece(top, half)
+    };
+    ladder.rungs = vec![Rung {
+        pieces: vec![
+            piece(2, Some(low), &checked),
+            piece(2, Some(high), &checked),
+            piece(3, Some(low), &checked),
+            piece(4, None, &checked),
+            piece(5, Some(high), &None),
+        ],
+        ..plain_rung(0, 8, RungAnswer::Unsat)
+    }];
+    let line = ladder.summary_line();
+    assert!(
+        line.contains("and 2 pieces and 1 half of the others"),
+        "{line}"
+    );
+}
+
+/// The lemmas kept for an open band are the latest record of each call's file over the
+/// band's tries, less those of a piece refuted since.
+#[test]
+fn the_summary_counts_the_lemmas_kept_for_the_open_band() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let kept = |top, clauses, file: &str| KeptLemmas {
+        top: Some(top),
+        half: None,
+        clauses,
+        by_length: Vec::new(),
+        units_before: Vec::new(),
+        seconds: Vec::new(),
+        file: file.into(),
+    };
+    let rung = |from, answer, kept| Rung {
+        kept,
+        ..plain_rung(from, from + 8, answer)
+    };
+    ladder.rungs = vec![
+        rung(0, RungAnswer::Unsat, vec![]),
+        rung(8, RungAnswer::Timeout, vec![kept(10, 1000, "a")]),
+        rung(
+            8,
+            RungAnswer::Timeout,
+            vec![kept(10, 30, "a"), kept(11, 5, "c")],
+        ),
+    ];
+    let line = ladder.summary_line();
+    assert!(line.contains("2 stopped calls kept 35 lemmas"), "{line}");
+    ladder.rungs[2].pieces.push(ProofPiece {
+        top: 11,
+        seconds: 1.0,
+        proof: None,
+        lemmas: 0,
+        half: None,
+    });
+    let line = ladder.summary_line();
+    assert!(line.contains("1 stopped call kept 30 lemmas"), "{line}");
+    ladder.rungs.push(rung(8, RungAnswer::Unsat, vec![]));
+    assert!(!ladder.summary_line().contains("kept"));
+}
+
+/// A call's file kept try after try: its record moves to the latest try, and lists the
+/// units its file held when each try started and the seconds of each try, after those of
+/// the record before (one of an earlier build, with no counts, has no list to go on from),
+/// which the table and summary show; a call that started afresh (its file lost) starts the
+/// lists again, and a piece refuted drops its record. Mutation: a list that drops the
+/// earlier record's, or keeps it for a call started afresh, or a record per try (the
+/// summary would count more calls); the seconds not chained.
+#[test]
+fn the_units_of_a_piece_s_file_are_followed_from_try_to_try() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let band = Band { from: 8, below: 16 };
+    let file = |start: Option<usize>, units: usize, binary: usize| KeptLemmas {
+        top: None,
+        half: None,
+        clauses: units + binary + 100,
+        by_length: vec![units, binary, 100],
+        units_before: start.into_iter().collect(),
+        seconds: vec![10.0 * units as f64],
+        file: "f".into(),
+    };
+    let old_build = KeptLemmas {
+        by_length: Vec::new(),
+        seconds: Vec::new(),
+        ..file(None, 2, 0)
+    };
+    ladder.rungs = vec![plain_rung(0, 8, RungAnswer::Unsat)];
+    let tries = [
+        old_build,
+        file(Some(2), 4, 50),
+        file(Some(4), 9, 70),
+        file(Some(9), 12, 80),
+    ];
+    for (i, kept) in tries.into_iter().enumerate() {
+        ladder.rungs.push(plain_rung(8, 16, RungAnswer::Timeout));
+        ladder.keep_lemmas(band, i + 1, (Some(10), None), kept);
+    }
+    let records: Vec<&KeptLemmas> = ladder.rungs.iter().flat_map(|r| &r.kept).collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert_eq!(
+        (records[0].units_before.clone(), records[0].clauses),
+        (vec![2, 4, 9], 192)
+    );
+    assert_eq!(
+        records[0].growth_words(),
+        " (units by try 2, 4, 9, 12; 80 binary; 250 s in the last 3 tries)"
+    );
+    let line = ladder.summary_line();
+    assert!(
+        line.contains("1 stopped call kept 192 lemmas (12 of them units) for the next run"),
+        "{line}"
+    );
+    let table = ladder.rung_table().join("\n");
+    assert!(
+        table.contains("192 lemmas kept for s[0] = 10 (units by try 2, 4, 9, 12; 80 binary;"),
+        "{table}"
+    );
+    // Another piece's first record, and then its file lost: no tries before either time;
+    // the summary adds both pieces' units.
+    let last = ladder.rungs.len() - 1;
+    ladder.keep_lemmas(band, last, (Some(11), None), file(None, 3, 20));
+    ladder.keep_lemmas(band, last, (Some(11), None), file(None, 5, 10));
+    let cell = ladder.rung_table().join("\n");
+    assert!(
+        cell.contains("; s[0] = 11 (5 units, 10 binary; 50 s in the last try) |"),
+        "{cell}"
+    );
+    assert!(
+        ladder
+            .summary_line()
+            .contains("2 stopped calls kept 307 lemmas (17 of them")
+    );
+    ladder.forget_kept(band, Some((Some(10), None)));
+    ladder.forget_kept(band, Some((Some(11), None)));
+    assert!(!ladder.summary_line().contains("kept"));
+}
+
+/// A refuted part forgets the kept files of the calls the try holds now: its own, those of
+/// finer parts inside it, and, once parts cover the piece, the whole piece's (of every try
+/// of the band); not those of a part it does not cover, nor another piece's, nor another
+/// band's. Mutations: only the refuted call's own record forgotten (the piece's file kept
+/// after its parts cover it); a record of a part outside the refuted ones forgotten.
+#[test]
+fn a_refuted_part_forgets_the_files_of_the_calls_it_holds() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let band = Band { from: 8, below: 16 };
+    let file = |name: &str| KeptLemmas {
+        top: None,
+        half: None,
+        clauses: 1,
+        by_length: vec![1],
+        units_before: Vec::new(),
+        seconds: Vec::new(),
+        file: name.into(),
+    };
+    let part = |at, high, below| Half {
+        residue: 1,
+        at,
+        high,
+        below,
+    };
+    let (low, mid, top) = (
+        part(16, false, None),
+        part(16, true, Some(48)),
+        part(48, true, None),
+    );
+    let inside_low = part(8, false, None);
+    ladder.rungs = vec![
+        plain_rung(8, 16, RungAnswer::Timeout),
+        plain_rung(8, 16, RungAnswer::Timeout),
+        plain_rung(16, 24, RungAnswer::Timeout),
+    ];
+    ladder.keep_lemmas(band, 0, (Some(10), None), file("piece10.lemmas"));
+    ladder.keep_lemmas(band, 1, (Some(10), Some(inside_low)), file("low8.lemmas"));
+    ladder.keep_lemmas(band, 1, (Some(10), Some(mid)), file("mid.lemmas"));
+    ladder.keep_lemmas(band, 1, (Some(11), None), file("piece11.lemmas"));
+    let other = Band {
+        from: 16,
+        below: 24,
+    };
+    ladder.keep_lemmas(other, 2, (Some(10), None), file("other-band.lemmas"));
+    let refute = |ladder: &mut Ladder, half| {
+        ladder.rungs[1].pieces.push(proof_piece(10, Some(half)));
+        ladder.forget_kept_held(band, 1)
+    };
+    assert_eq!(refute(&mut ladder, low), ["low8.lemmas"]);
+    assert_eq!(refute(&mut ladder, top), Vec::<String>::new());
+    assert_eq!(refute(&mut ladder, mid), ["mid.lemmas", "piece10.lemmas"]);
+    let left: Vec<&str> = (ladder.rungs.iter())
+        .flat_map(|r| r.kept.iter().map(|k| k.file.as_str()))
+        .collect();
+    assert_eq!(left, ["piece11.lemmas", "other-band.lemmas"]);
+}
+
+/// A piece asked on two seeds (copies joined by a merge) has a file of each, both given to
+/// its next call: a new save of one supersedes that file's record alone (its units list
+/// going on), the table shows the piece once with both files, and the summary counts both
+/// calls; a file of another CNF (an earlier encoding, which no call of this one is given)
+/// goes at the next save. Mutations: records keyed by piece alone (one file shown); other
+/// CNFs' files kept.
+#[test]
+fn a_piece_keeps_a_file_for_each_seed_of_its_cnf() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let band = Band { from: 8, below: 16 };
+    let file = |name: &str, start: Option<usize>, units: usize| KeptLemmas {
+        top: None,
+        half: None,
+        clauses: units + 10,
+        by_length: vec![units, 10],
+        units_before: start.into_iter().collect(),
+        seconds: Vec::new(),
+        file: name.into(),
+    };
+    ladder.rungs = vec![
+        plain_rung(0, 8, RungAnswer::Unsat),
+        plain_rung(8, 16, RungAnswer::Timeout),
+    ];
+    let piece = (Some(10), None);
+    ladder.keep_lemmas(band, 1, piece, file("q-v1c2-seed0.lemmas", None, 3));
+    ladder.keep_lemmas(band, 1, piece, file("q-v1c2-seed1.lemmas", None, 4));
+    ladder.keep_lemmas(band, 1, piece, file("q-v1c2-seed0.lemmas", Some(3), 5));
+    let files: Vec<&str> = (ladder.kept_lemmas(band).iter())
+        .map(|k| k.file.as_str())
+        .collect();
+    assert_eq!(files, ["q-v1c2-seed1.lemmas", "q-v1c2-seed0.lemmas"]);
+    let table = ladder.rung_table().join("\n");
+    assert!(
+        table.contains(
+            "29 lemmas kept for s[0] = 10, 2 files (4 units, 10 binary) \
+             (units by try 3, 5; 10 binary) |"
+        ),
+        "{table}"
+    );
+    let line = ladder.summary_line();
+    assert!(
+        line.contains("2 stopped calls kept 29 lemmas (9 of them units)"),
+        "{line}"
+    );
+    ladder.keep_lemmas(band, 1, piece, file("q-v7c9-seed0.lemmas", None, 1));
+    let files: Vec<&str> = (ladder.kept_lemmas(band).iter())
+        .map(|k| k.file.as_str())
+        .collect();
+    assert_eq!(files, ["q-v7c9-seed0.lemmas"]);
+}
+
+#[test]
+fn an_answer_resting_on_lemmas_says_so() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let rung = |from, below, lemmas| Rung {
+        lemmas,
+        ..plain_rung(from, below, RungAnswer::Unsat)
+    };
+    ladder.rungs = vec![rung(0, 256, 0), rung(256, WHOLE_QUESTION, 0)];
+    let how = |l: &Ladder| l.period_result(&e, None).unwrap().how;
+    assert!(
+        how(&ladder).ends_with("(2 rungs; no proof)"),
+        "{}",
+        how(&ladder)
+    );
+    // A piece of the last band given lemmas.
+    ladder.rungs[1].pieces.push(ProofPiece {
+        top: 300,
+        seconds: 1.0,
+        proof: None,
+        lemmas: 7,
+        half: None,
+    });
+    assert!(how(&ladder).contains("lemmas carried"), "{}", how(&ladder));
+    // A whole rung given lemmas, off the chain: nothing the answer rests on.
+    ladder.rungs[1].pieces.clear();
+    ladder.rungs.push(Rung {
+        answer: RungAnswer::Timeout,
+        ..rung(256, WHOLE_QUESTION, 9)
+    });
+    assert!(!how(&ladder).contains("lemmas"), "{}", how(&ladder));
+    ladder.rungs[0].lemmas = 9;
+    assert!(how(&ladder).contains("lemmas carried"), "{}", how(&ladder));
+    // Proofs of every rung make lemmas irrelevant, and say whether they were checked.
+    let note = |checked_by: Option<&str>| ProofNote {
+        cnf: "r.cnf".into(),
+        proof: "r.drat".into(),
+        format: "drat".into(),
+        checked_by: checked_by.map(String::from),
+    };
+    ladder.rungs[0].proof = Some(note(Some("rate")));
+    ladder.rungs[1].proof = Some(note(None));
+    let said = how(&ladder);
+    assert!(
+        said.ends_with("DRAT proof of every rung, 1 of them unchecked)"),
+        "{said}"
+    );
+    ladder.rungs[1].proof = Some(note(Some("rate")));
+    let said = how(&ladder);
+    assert!(
+        said.ends_with("DRAT proof of every rung, each checked)"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_floor_is_a_unit_on_residue_0_from_the_smallest_common_value_at_or_above_it() {
+    let e = officers(4);
+    // Common values 2, 3, 4, 5, 8: at least 6 is byte 4 (8) or more.
+    assert_eq!(floor_unit(&e, 6), Some(-e.at_most(0, 3)));
+    assert_eq!(floor_unit(&e, 8), Some(-e.at_most(0, 3)));
+    assert_eq!(floor_unit(&e, 0), None);
+    assert_eq!(floor_unit(&e, 2), None);
+}
+
+/// `--prove-chain` with more than one job starts the longest calls first: a piece the climb
+/// took long over, then the rest of its band by share, then the cheap rungs below. With one
+/// job the chain goes from its foot up. Mutation: no sort (the foot first with two jobs).
+#[test]
+fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let rung = |from, seconds| Rung {
+        seconds,
+        ..plain_rung(from, from + 8, RungAnswer::Unsat)
+    };
+    ladder.rungs = vec![rung(0, 1.0), rung(8, 5.0), rung(16, 300.0)];
+    // Officers' common values in 16..24 are 18 to 21: the climb refuted s[0] = 19 alone.
+    ladder.rungs[2].pieces.push(ProofPiece {
+        top: 19,
+        seconds: 1000.0,
+        proof: None,
+        lemmas: 0,
+        half: None,
+    });
+    let stop = AtomicBool::new(false);
+    let run = |jobs| chain::ProveChain {
+        largest_first: &e,
+        question: &e,
+        timeout: None,
+        proof_stem: Path::new("unused"),
+        checker: "unused",
+        jobs,
+        pieces: true,
+        cut: None,
+        up_to: WHOLE_QUESTION,
+        stop: &stop,
+        on_call: None,
+    };
+    let order = |jobs| {
+        let calls = chain::chain_calls(&run(jobs), &ladder);
+        let top = |c: &chain::ChainCall| c.top.map(|b| e.expand(&[b])[0]);
+        (calls.iter())
+            .map(|c| (c.band.from, top(c), c.estimated_seconds))
+            .collect::<Vec<_>>()
+    };
+    let longest_first = order(2);
+    assert_eq!(longest_first.len(), 1 + 4 + 4, "{longest_first:?}");
+    assert_eq!(longest_first[0], (16, Some(19), 1000.0));
+    let rest_of_band: Vec<_> = longest_first[1..4].iter().map(|c| (c.0, c.2)).collect();
+    assert_eq!(rest_of_band, vec![(16, 75.0); 3]);
+    assert!(longest_first[4..8].iter().all(|c| c.0 == 8 && c.2 == 1.25));
+    assert_eq!(longest_first[8], (0, None, 1.0));
+    let foot_first = order(1);
+    assert_eq!(foot_first[0], (0, None, 1.0));
+    let froms: Vec<_> = foot_first.iter().map(|c| c.0).collect();
+    assert!(froms.is_sorted(), "{froms:?}");
+}
+
+/// `--prove-chain --pieces --cut R:V` asks two halves for each piece not proved, and none
+/// for a half proved already or a piece proved whole; each half is expected to take half
+/// the piece's time. Mutation: halves ignored (4 calls for the band), or a proved half
+/// asked again (8).
+#[test]
+fn the_chain_s_pieces_go_in_halves_under_a_cut() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let checked = Some(checked_note());
+    let cut = Cut::new(1, 8);
+    let [low, high] = halves(cut.clone());
+    let piece = |top, half| ProofPiece {
+        seconds: 10.0,
+        proof: checked.clone(),
+        ..proof_piece(top, half)
+    };
+    // The chain's foot proved; of its band 16..24 (Officers' common values there are 18 to
+    // 21) 18 proved whole, 19's low half proved, 20 refuted by the climb (no proof) in
+    // 40 s, 21 not yet.
+    let proved = |from| Rung {
+        proof: checked.clone(),
+        ..plain_rung(from, from + 8, RungAnswer::Unsat)
+    };
+    ladder.rungs = vec![
+        proved(0),
+        proved(8),
+        Rung {
+            seconds: 100.0,
+            pieces: vec![
+                piece(18, None),
+                piece(19, Some(low)),
+                ProofPiece {
+                    proof: None,
+                    seconds: 40.0,
+                    ..piece(20, None)
+                },
+            ],
+            ..plain_rung(16, 24, RungAnswer::Unsat)
+        },
+    ];
+    let stop = AtomicBool::new(false);
+    let run = chain::ProveChain {
+        largest_first: &e,
+        question: &e,
+        timeout: None,
+        proof_stem: Path::new("unused"),
+        checker: "unused",
+        jobs: 1,
+        pieces: true,
+        cut: Some(cut),
+        up_to: WHOLE_QUESTION,
+        stop: &stop,
+        on_call: None,
+    };
+    let calls = chain::chain_calls(&run, &ladder);
+    let asked: Vec<_> = (calls.iter())
+        .map(|c| (e.expand(&[c.top.unwrap()])[0], c.half, c.estimated_seconds))
+        .collect();
+    let share = 100.0 / 4.0 / 2.0;
+    assert_eq!(
+        asked,
+        vec![
+            (19, Some(high), share),
+            (20, Some(low), 20.0),
+            (20, Some(high), 20.0),
+            (21, Some(low), share),
+            (21, Some(high), share),
+        ]
+    );
+    // A finer cut (below 4, from 4 below 8, from 8 on) asks nothing below 8 of 19, whose
+    // half below 8 is proved. Mutation: only a part equal to a proved one skipped (3 calls).
+    let finer = chain::ProveChain {
+        cut: Some(Cut {
+            residue: 1,
+            at: 4,
+            above: vec![8],
+        }),
+        ..run
+    };
+    let parts_of_19 = (chain::chain_calls(&finer, &ladder).into_iter())
+        .filter(|c| e.expand(&[c.top.unwrap()])[0] == 19)
+        .map(|c| c.half.map(|h| h.to_string()));
+    assert_eq!(parts_of_19.collect::<Vec<_>>(), [Some("s[1] >= 8".into())]);
+}
+
+/// A merge says what it did, each count with its noun in number, and nothing of what it
+/// did not. Mutation: "1 rungs closed", or zeros listed.
+#[test]
+fn a_merge_says_what_it_did_in_words() {
+    let merged = Merged {
+        tries_added: 1,
+        piece_proofs: 13,
+        rungs_closed: 1,
+        ..Merged::default()
+    };
+    assert_eq!(
+        merged.to_string(),
+        "1 try added, 13 checked proofs of pieces taken, 1 rung closed by its pieces"
+    );
+    let pattern = Merged {
+        tries_went_on: 2,
+        pattern_taken: true,
+        ..Merged::default()
+    };
+    assert_eq!(
+        pattern.to_string(),
+        "2 tries taken in their later state, its pattern taken"
+    );
+    assert_eq!(Merged::default().to_string(), "nothing new");
+}
