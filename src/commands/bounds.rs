@@ -17,6 +17,7 @@ use crate::{BoundsArgs, positive_seconds};
 
 /// `grundy sat bounds`: climbs the rungs not refuted yet, saving the ladder after each.
 pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
+    refuse_bad_combinations(&args)?;
     let BoundsArgs {
         ask,
         from,
@@ -43,26 +44,6 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         out,
         values,
     } = args;
-    // `--prove-chain` climbs nothing: `--to` alone says how far up the chain it proves.
-    let climb_from = if prove_chain { from.min(to) } else { from };
-    check_ladder_args(climb_from, step, to, (threads, jobs), ask.keep_rotation)?;
-    if pieces && ask.keep_rotation {
-        bail!("--pieces cuts a band by its largest value, which --keep-rotation does not fix");
-    }
-    if threads > 1 && proof_dir.is_some() && !(pieces || prove_chain) {
-        bail!(
-            "--threads with --proof-dir needs --pieces: a band split over threads keeps no proof"
-        );
-    }
-    if threads > 1 && lemmas.is_some() && !pieces {
-        bail!("--threads with --lemmas needs --pieces: a band split over threads keeps no lemmas");
-    }
-    if tries == 0 {
-        bail!("--tries must be at least 1");
-    }
-    if tries > 1 && (prove_chain || merge.is_some()) {
-        bail!("--tries asks a climb's calls again: not with --prove-chain or --merge");
-    }
     let timeout = positive_seconds("--timeout", timeout)?;
     let lemma_every = positive_seconds("--lemmas-every", lemmas_every)?;
     let q = Question::set_up(&ask, out, values)?;
@@ -133,6 +114,47 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses flags that do not go together, and rungs out of order, before any file is touched.
+fn refuse_bad_combinations(args: &BoundsArgs) -> Result<()> {
+    let BoundsArgs {
+        ask,
+        from,
+        step,
+        to,
+        prove_chain,
+        threads,
+        jobs,
+        pieces,
+        proof_dir,
+        lemmas,
+        tries,
+        merge,
+        ..
+    } = args;
+    let (pieces, prove_chain, threads, tries) = (*pieces, *prove_chain, *threads, *tries);
+    // `--prove-chain` climbs nothing: `--to` alone says how far up the chain it proves.
+    let climb_from = if prove_chain { (*from).min(*to) } else { *from };
+    check_ladder_args(climb_from, *step, *to, (threads, *jobs), ask.keep_rotation)?;
+    if pieces && ask.keep_rotation {
+        bail!("--pieces cuts a band by its largest value, which --keep-rotation does not fix");
+    }
+    if threads > 1 && proof_dir.is_some() && !(pieces || prove_chain) {
+        bail!(
+            "--threads with --proof-dir needs --pieces: a band split over threads keeps no proof"
+        );
+    }
+    if threads > 1 && lemmas.is_some() && !pieces {
+        bail!("--threads with --lemmas needs --pieces: a band split over threads keeps no lemmas");
+    }
+    if tries == 0 {
+        bail!("--tries must be at least 1");
+    }
+    if tries > 1 && (prove_chain || merge.is_some()) {
+        bail!("--tries asks a climb's calls again: not with --prove-chain or --merge");
+    }
+    Ok(())
 }
 
 /// `--merge`: folds the ladder at `other` (a copy from another machine) into `ladder`, saved at

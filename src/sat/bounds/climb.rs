@@ -295,7 +295,6 @@ fn rung_in_pieces(
 ) -> Result<RungAnswer, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let e = run.encoding;
-    let tops = band_tops(e, band);
     let values = band_values(e, band);
     if let Some(v) = (run.only_pieces.iter()).find(|v| !values.contains(v)) {
         let values: Vec<String> = values.iter().map(Value::to_string).collect();
@@ -305,19 +304,7 @@ fn rung_in_pieces(
         ));
     }
     let index = rung_to_continue(run, ladder, band);
-    // Each byte of the band, or each half of it with a cut, not refuted yet.
-    let halves: Vec<Option<Half>> = match &run.cut {
-        Some(cut) => cut.parts().into_iter().map(Some).collect(),
-        None => vec![None],
-    };
-    let rung = &ladder.rungs[index];
-    let asked = |v: &Value| run.only_pieces.is_empty() || run.only_pieces.contains(v);
-    let todo: Vec<(u8, Option<Half>)> = (tops.iter().zip(&values))
-        .filter(|(_, v)| asked(v))
-        .flat_map(|(&c, &v)| halves.iter().map(move |&h| (c, v, h)))
-        .filter(|&(_, v, h)| !rung.has_piece(v, h))
-        .map(|(c, _, h)| (c, h))
-        .collect();
+    let todo = pieces_to_ask(run, &ladder.rungs[index]);
     after_rung(ladder, Step::PiecesStart)?;
     let mut answer = RungAnswer::Unsat;
     // The most lemmas a piece stopped by this run was given: what the try's record says once
@@ -407,7 +394,43 @@ fn rung_in_pieces(
         },
         take,
     )?;
-    // Pieces left out of this run (`only_pieces`) leave the band open.
+    let answer = settle_pieces(run, ladder, index, answer);
+    after_rung(ladder, Step::Rung)?;
+    Ok(answer)
+}
+
+/// The pieces of the band of `rung` that a try asks, lowest first: each byte of `s[0]` (those
+/// of [`Climb::only_pieces`] when it names some), or each part of it under [`Climb::cut`],
+/// that the rung's refuted pieces do not hold yet.
+fn pieces_to_ask(run: &Climb, rung: &Rung) -> Vec<(u8, Option<Half>)> {
+    let e = run.encoding;
+    let tops = band_tops(e, rung.band());
+    let values = band_values(e, rung.band());
+    let halves: Vec<Option<Half>> = match &run.cut {
+        Some(cut) => cut.parts().into_iter().map(Some).collect(),
+        None => vec![None],
+    };
+    let asked = |v: &Value| run.only_pieces.is_empty() || run.only_pieces.contains(v);
+    (tops.iter().zip(&values))
+        .filter(|(_, v)| asked(v))
+        .flat_map(|(&c, &v)| halves.iter().map(move |&h| (c, v, h)))
+        .filter(|&(_, v, h)| !rung.has_piece(v, h))
+        .map(|(c, _, h)| (c, h))
+        .collect()
+}
+
+/// The answer of the try in pieces at `index` once its calls ended with `answer` (UNSAT when
+/// every call asked was refuted), written into its rung: UNSAT only when its pieces cover the
+/// band (pieces left out of this run, [`Climb::only_pieces`], leave it open), its lemma records
+/// forgotten once answered, and its proof closed when every piece has one.
+fn settle_pieces(
+    run: &Climb,
+    ladder: &mut Ladder,
+    index: usize,
+    mut answer: RungAnswer,
+) -> RungAnswer {
+    let band = ladder.rungs[index].band();
+    let values = band_values(run.encoding, band);
     let covered = |v: &Value| ladder.rungs[index].covers(*v);
     if answer == RungAnswer::Unsat && !values.iter().all(covered) {
         answer = RungAnswer::Timeout;
@@ -422,10 +445,9 @@ fn rung_in_pieces(
         rung.lemmas = 0;
     }
     if let (RungAnswer::Unsat, Some(stem)) = (answer, &run.proof_stem) {
-        rung.close_pieces(e, stem);
+        rung.close_pieces(run.encoding, stem);
     }
-    after_rung(ladder, Step::Rung)?;
-    Ok(answer)
+    answer
 }
 
 /// The index of the rung [`rung_in_pieces`] goes on with: the last try of `band` that had no
