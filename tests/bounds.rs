@@ -1821,8 +1821,11 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
 /// file, then asked in halves of `s[13]` at 64; the half stopped is given exactly the clauses of
 /// the piece's file (counted here from the file), which stays as it was, and the half keeps a
 /// file of its own; the run's first line counts both halves as starting from kept files.
+/// Then cut finer inside the half that kept a file (`--cut 13:32,64` for the low one), each
+/// part of it stopped is given the clauses of the piece's file and of that half's, which holds
+/// it, as the files say.
 /// Mutations: a part given only its own files (none: no `lemmas` on the try); the piece's file
-/// counted as one call.
+/// counted as one call; a finer part given its piece's file alone.
 #[test]
 fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     let dir = tempfile::tempdir().unwrap();
@@ -1866,6 +1869,56 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
         std::fs::read_to_string(&piece_files[0]).unwrap(),
         piece_text
     );
+    // Cut finer inside the half that kept a file: its parts start from the piece's file and
+    // the half's (a half refuted within the conflicts keeps none).
+    let half_files = crate::sat::lemma_files(&lemmas);
+    let kept_by = |half: &str| {
+        half_files
+            .iter()
+            .find(|f| f.to_string_lossy().contains(half))
+    };
+    let (half_file, finer_cut, parts) = match kept_by("-s0-256-s13-lt64-") {
+        Some(file) => (file, "13:32,64", ["s[13] < 32", "32 <= s[13] < 64"]),
+        None => (
+            kept_by("-s0-256-s13-ge64-").expect("a half kept a file"),
+            "13:64,96",
+            ["64 <= s[13] < 96", "s[13] >= 96"],
+        ),
+    };
+    let distinct: std::collections::HashSet<Vec<i32>> = [&piece_files[0], half_file]
+        .iter()
+        .flat_map(|f| clauses_of(f))
+        .collect();
+    let finer = grundy(&[&args[..], &["--cut", finer_cut]].concat());
+    assert!(finer.status.success(), "{finer:?}");
+    let said = String::from_utf8_lossy(&finer.stdout);
+    let stopped: Vec<&str> = (said.lines())
+        .filter(|l| {
+            parts
+                .iter()
+                .any(|p| l.contains(&format!("s[0] = 256, {p}: no answer")))
+        })
+        .collect();
+    assert!(!stopped.is_empty(), "no part of the half stopped: {said}");
+    let given = format!(", {} lemmas of earlier calls given", distinct.len());
+    for line in stopped {
+        assert!(line.contains(&given), "{line} (wanted {given})");
+    }
+}
+
+/// The clauses of a lemma file, each with its literals sorted (as a load counts them).
+fn clauses_of(file: &std::path::Path) -> Vec<Vec<i32>> {
+    let text = std::fs::read_to_string(file).unwrap();
+    (text.lines().filter(|l| !l.starts_with('c')))
+        .map(|l| {
+            let mut c: Vec<i32> = (l.split_whitespace())
+                .map(|x| x.parse().unwrap())
+                .filter(|&x| x != 0)
+                .collect();
+            c.sort_unstable();
+            c
+        })
+        .collect()
 }
 
 /// Once parts refute a piece, the lemma file kept for the whole piece goes: p = 4 climbed to

@@ -814,7 +814,8 @@ fn pieces_start_line(
 
 /// How many calls of the band `r` asks start from the kept files `given`: calls, not files (a
 /// piece asked on two seeds has a file of each); under a cut, each part not refuted of a piece
-/// whose whole file is given counts (it starts from it too), and one with a file of its own.
+/// whose whole file is given counts (it starts from it too), and one with a file of its own or
+/// of a larger part that holds it ([`Half::holds`]: a coarser cut's).
 fn calls_given_lemmas(r: &grundy::sat::bounds::Rung, given: &[&KeptLemmas]) -> usize {
     let mut calls: Vec<_> = given.iter().map(|k| (k.top, k.half)).collect();
     calls.sort_unstable();
@@ -823,9 +824,9 @@ fn calls_given_lemmas(r: &grundy::sat::bounds::Rung, given: &[&KeptLemmas]) -> u
         return calls.len();
     };
     let parts = cut.parts();
-    // The piece's own file, or the part's.
-    let part_given = |top: Option<Value>, part| {
-        (given.iter()).any(|k| k.top == top && k.half.is_none_or(|h| h == part))
+    // The piece's own file, the part's, or that of a larger part holding it (a coarser cut).
+    let part_given = |top: Option<Value>, part: Half| {
+        (given.iter()).any(|k| k.top == top && k.half.is_none_or(|h| h.holds(&part)))
     };
     let mut tops: Vec<Option<Value>> = calls.iter().map(|&(top, _)| top).collect();
     tops.dedup();

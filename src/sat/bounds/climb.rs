@@ -232,7 +232,7 @@ fn whole_rung(
     let asked = match incremental {
         Some(solver) => Asked::plain(solver.rung(units, run.timeout)?),
         None if split => Asked::plain(split_rung(run, units, (from, below))?),
-        None => fresh_rung(run, (units, None), ((from, below), None), run.stop)?,
+        None => fresh_rung(run, (units, &[]), ((from, below), None), run.stop)?,
     };
     let Asked {
         answer,
@@ -306,6 +306,11 @@ fn rung_in_pieces(
     let index = rung_to_continue(run, ladder, band);
     let todo = pieces_to_ask(run, &ladder.rungs[index]);
     after_rung(ladder, Step::PiecesStart)?;
+    // The larger parts of each piece whose calls kept lemma files (an earlier, coarser cut),
+    // read before the calls start: the ladder is not the threads' to read.
+    let larger: Vec<Vec<Half>> = (todo.iter())
+        .map(|&(top, half)| larger_parts_kept(&ladder.kept_lemmas(band), e.expand(&[top])[0], half))
+        .collect();
     let mut answer = RungAnswer::Unsat;
     // The most lemmas a piece stopped by this run was given: what the try's record says once
     // this run leaves it unanswered (not what an earlier run's calls were given, whose files
@@ -377,11 +382,16 @@ fn rung_in_pieces(
             }
         }
     };
-    let ask = |&(top, half): &(u8, Option<Half>), halt: &AtomicBool| {
+    let larger_of = |piece: &(u8, Option<Half>)| {
+        let at = todo.iter().position(|p| p == piece);
+        at.map_or(&[][..], |i| &larger[i][..])
+    };
+    let ask = |piece: &(u8, Option<Half>), halt: &AtomicBool| {
+        let &(top, half) = piece;
         if let Some(started) = run.on_piece_start {
             started(e.expand(&[top])[0], half);
         }
-        ask_piece(run, band, units, (top, half), halt)
+        ask_piece(run, band, units, (top, half, larger_of(piece)), halt)
     };
     crate::sat::side_by_side::ask_side_by_side(
         &todo,
@@ -495,26 +505,52 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
     ladder.rungs.len() - 1
 }
 
+/// The parts of the piece at `top` larger than `half` ([`Half::holds`]) whose calls kept the
+/// lemma files `kept` ([`Ladder::kept_lemmas`]): a piece cut finer after weeks in halves.
+fn larger_parts_kept(kept: &[&KeptLemmas], top: Value, half: Option<Half>) -> Vec<Half> {
+    let Some(half) = half else {
+        return Vec::new();
+    };
+    let mut larger: Vec<Half> = (kept.iter())
+        .filter(|k| k.top == Some(top))
+        .filter_map(|k| k.half)
+        .filter(|h| *h != half && h.holds(&half))
+        .collect();
+    larger.sort_unstable();
+    larger.dedup();
+    larger
+}
+
 /// One piece of `band`: the rung's `units` and `s[0]` at byte `top` (and the units of `half`),
 /// in a fresh CaDiCaL that ends when `stop` rises. A half (or part) starts from the lemma files
-/// of its whole piece too.
+/// of its whole piece too, and from those of the `larger` parts of it that hold it.
 fn ask_piece(
     run: &Climb,
     band: Band,
     units: &[i32],
-    (top, half): (u8, Option<Half>),
+    (top, half, larger): (u8, Option<Half>, &[Half]),
     stop: &AtomicBool,
 ) -> PieceOutcome {
     let e = run.encoding;
     let piece_units: Vec<i32> = units.iter().copied().chain([e.x(0, top.into())]).collect();
-    let mut part_units = piece_units.clone();
-    part_units.extend(half.map(|h| h.units(e)).transpose()?.into_iter().flatten());
-    let piece = Some((e.expand(&[top])[0], half));
-    let within = half.is_some().then_some(&piece_units[..]);
+    let units_of = |part: Option<Half>| -> Result<Vec<i32>, String> {
+        let part_units = part.map(|h| h.units(e)).transpose()?.into_iter().flatten();
+        Ok(piece_units.iter().copied().chain(part_units).collect())
+    };
+    let band = (band.from, band.below);
+    let top = e.expand(&[top])[0];
+    // The stores read besides the call's own: the whole piece's, then the larger parts'.
+    let mut outer: Vec<(Vec<i32>, RungOrPiece)> = Vec::new();
+    if half.is_some() {
+        outer.push((piece_units.clone(), (band, Some((top, None)))));
+        for &part in larger {
+            outer.push((units_of(Some(part))?, (band, Some((top, Some(part))))));
+        }
+    }
     fresh_rung(
         run,
-        (&part_units, within),
-        ((band.from, band.below), piece),
+        (&units_of(half)?, &outer),
+        (band, Some((top, half))),
         stop,
     )
 }
@@ -575,12 +611,12 @@ fn rung_pattern(
 }
 
 /// One rung (or piece) in a fresh CaDiCaL: the encoding with its units, and a certificate of
-/// an UNSAT answer at `stem` when the climb asks for one. `within`: for a half (or part) of a
-/// piece, the piece's units, whose lemma files (learned on a CNF this call's contains) it is
-/// given too.
+/// an UNSAT answer at `stem` when the climb asks for one. `outer`: for a half (or part) of a
+/// piece, the units of the piece and of the larger parts that hold it, each with its call,
+/// whose lemma files (learned on a CNF that this call's implies) it is given too.
 fn fresh_rung(
     run: &Climb,
-    (units, within): (&[i32], Option<&[i32]>),
+    (units, outer): (&[i32], &[(Vec<i32>, RungOrPiece)]),
     which: RungOrPiece,
     stop: &AtomicBool,
 ) -> PieceOutcome {
@@ -593,14 +629,10 @@ fn fresh_rung(
     let Some(stem) = &run.lemma_stem else {
         return Ok(Asked::plain(cadical(run, &cnf, run.timeout, stop, None)?));
     };
-    let store = lemma_store(stem, (&cnf, which));
-    let store = match (within, which) {
-        (Some(piece_units), (band, Some((top, Some(_))))) => {
-            let piece = with_units(run.encoding, piece_units);
-            store.within(lemma_store(stem, (&piece, (band, Some((top, None))))))
-        }
-        _ => store,
-    };
+    let store = (outer.iter()).fold(lemma_store(stem, (&cnf, which)), |store, (units, of)| {
+        let cnf = with_units(run.encoding, units);
+        store.within(lemma_store(stem, (&cnf, *of)))
+    });
     let every = run.lemma_every;
     let ask = |carry: &_| cadical(run, &cnf, run.timeout, stop, Some(carry));
     let started = Instant::now();

@@ -139,6 +139,20 @@ impl Half {
         }
     }
 
+    /// Whether every value of `part` is one of this part's: the same residue, and its span
+    /// inside this one's (`s[13] >= 64` holds `96 <= s[13] < 120`, and itself). Why: a call
+    /// on the larger part asks a CNF that the smaller part's CNF implies (its units imply the
+    /// larger's through the order of the encoding), so the clauses it learned hold for it.
+    pub fn holds(&self, part: &Half) -> bool {
+        let ((from, end), (part_from, part_end)) = (self.span(), part.span());
+        let ends_inside = match (end, part_end) {
+            (None, _) => true,
+            (Some(end), Some(part_end)) => part_end <= end,
+            (Some(_), None) => false,
+        };
+        self.residue == part.residue && from <= part_from && ends_inside
+    }
+
     /// The units that ask this part on `e`: one for a half, two for a part between two cut
     /// values.
     ///

@@ -100,6 +100,37 @@ fn proof_piece(top: Value, half: Option<Half>) -> ProofPiece {
     }
 }
 
+/// A part holds another exactly when every value of the other is one of its own: checked
+/// against the values themselves, one by one, for the halves and parts of three cuts of two
+/// residues. Mutation tried: the ends compared the other way round, which fails.
+#[test]
+fn a_part_holds_another_when_it_holds_each_of_its_values() {
+    let in_part = |h: &Half, v: Value| match h.high {
+        false => v < h.at,
+        true => v >= h.at && h.below.is_none_or(|b| v < b),
+    };
+    let cuts = [
+        Cut::new(13, 64),
+        Cut {
+            above: vec![96, 120],
+            ..Cut::new(13, 64)
+        },
+        Cut {
+            above: vec![64],
+            ..Cut::new(13, 32)
+        },
+        Cut::new(12, 64),
+    ];
+    let parts: Vec<Half> = cuts.iter().flat_map(Cut::parts).collect();
+    for a in &parts {
+        for b in &parts {
+            let by_values =
+                a.residue == b.residue && (0..512).all(|v| !in_part(b, v) || in_part(a, v));
+            assert_eq!(a.holds(b), by_values, "{a} holds {b}?");
+        }
+    }
+}
+
 /// A cut at several values makes parts that run from 0 to no end, named by their spans,
 /// and a cut at one value its two halves as before (so old ladders read the same). A piece
 /// is refuted by parts of one residue whose spans join from 0 to no end, from one cut or
