@@ -253,22 +253,14 @@ fn whole_rung(
         }
     };
     ladder.rungs.push(Rung {
-        from,
-        below,
         largest_first: run.largest_first,
         threads: if split { run.threads } else { 0 },
-        answer,
-        seconds: started.elapsed().as_secs_f64(),
         proof,
-        cubes: None,
-        pieces: Vec::new(),
         lemmas,
         preset: run.preset_kept(),
-        cut: None,
-        kept: Vec::new(),
         conflicts: run.conflicts_kept(),
         in_pieces: Some(false),
-        runs: Vec::new(),
+        ..Rung::asked(band, answer, started.elapsed().as_secs_f64())
     });
     if let Some(kept) = kept {
         ladder.keep_lemmas(band, index, (None, None), kept);
@@ -473,22 +465,8 @@ fn rung_to_continue(run: &Climb, ladder: &mut Ladder, band: Band) -> usize {
     let rung = match ladder.rungs.iter().rposition(unfinished) {
         Some(i) => ladder.rungs.remove(i),
         None => Rung {
-            from: band.from,
-            below: band.below,
-            largest_first: true,
-            threads: 0,
-            answer: RungAnswer::Timeout,
-            seconds: 0.0,
-            proof: None,
-            cubes: None,
             preset: run.preset_kept(),
-            pieces: Vec::new(),
-            lemmas: 0,
-            cut: None,
-            kept: Vec::new(),
-            conflicts: None,
-            in_pieces: Some(true),
-            runs: Vec::new(),
+            ..Rung::asked(band, RungAnswer::Timeout, 0.0)
         },
     };
     ladder.rungs.push(Rung {

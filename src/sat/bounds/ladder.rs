@@ -64,22 +64,9 @@ impl Ladder {
             return false;
         }
         self.rungs.push(Rung {
-            from: band.from,
-            below: band.below,
-            largest_first: true,
-            threads: 0,
-            answer,
-            seconds,
-            proof: None,
             cubes: Some(cubes.to_string()),
             preset,
-            pieces: Vec::new(),
-            lemmas: 0,
-            cut: None,
-            kept: Vec::new(),
-            conflicts: None,
-            in_pieces: None,
-            runs: Vec::new(),
+            ..Rung::asked(band, answer, seconds)
         });
         if let Some(found) = pattern {
             let largest = found.iter().copied().max();

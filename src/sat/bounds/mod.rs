@@ -160,6 +160,30 @@ pub struct Rung {
 }
 
 impl Rung {
+    /// A try of `band` with a largest value first that ended with `answer` after `seconds`, and
+    /// nothing else to say yet: no proof, pieces, lemmas, cut or runs, CaDiCaL's default
+    /// configuration, one call. The climb and the records of cube campaigns fill in the rest.
+    pub fn asked(band: Band, answer: RungAnswer, seconds: f64) -> Rung {
+        Rung {
+            from: band.from,
+            below: band.below,
+            largest_first: true,
+            threads: 0,
+            answer,
+            seconds,
+            proof: None,
+            cubes: None,
+            preset: Preset::Default,
+            pieces: Vec::new(),
+            lemmas: 0,
+            cut: None,
+            kept: Vec::new(),
+            conflicts: None,
+            in_pieces: None,
+            runs: Vec::new(),
+        }
+    }
+
     /// The band this rung asks.
     pub fn band(&self) -> Band {
         Band {

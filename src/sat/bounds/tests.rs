@@ -39,22 +39,8 @@ fn a_rung_bounds_every_residue_by_the_largest_common_value_below_it() {
 /// in `report.rs`).
 pub(super) fn plain_rung(from: Value, below: Value, answer: RungAnswer) -> Rung {
     Rung {
-        from,
-        below,
         largest_first: from > 0,
-        threads: 0,
-        answer,
-        seconds: 1.0,
-        proof: None,
-        cubes: None,
-        preset: Preset::Default,
-        pieces: Vec::new(),
-        lemmas: 0,
-        cut: None,
-        kept: Vec::new(),
-        conflicts: None,
-        in_pieces: None,
-        runs: Vec::new(),
+        ..Rung::asked(Band { from, below }, answer, 1.0)
     }
 }
 
