@@ -319,7 +319,7 @@ pub struct LemmaStore {
     /// `<game>-p<P>-<question>-<fingerprint>`.
     stem: String,
     fingerprint: String,
-    /// Stores of CNFs this one's contains, whose files are read too (never written).
+    /// Stores of CNFs this one's implies, whose files are read too (never written).
     outer: Vec<LemmaStore>,
 }
 
@@ -335,9 +335,10 @@ impl LemmaStore {
     }
 
     /// This store, reading the files of `outer` too: a store of a CNF that this store's CNF
-    /// contains (every clause of it, and more), as a piece's for a part of it. Why: a piece
-    /// that resisted for weeks is cut in parts to share it among cores, and the clauses it
-    /// learned (2^20 a file) hold for each part; without them each part starts from nothing.
+    /// implies (every clause of it follows: a piece's for a part of it, whose CNF contains it,
+    /// or a larger part's, whose units the part's imply). Why: a piece that resisted for weeks
+    /// is cut in parts to share it among cores, and the clauses it learned (2^20 a file) hold
+    /// for each part; without them each part starts from nothing.
     #[must_use]
     pub fn within(mut self, outer: LemmaStore) -> LemmaStore {
         self.outer.push(outer);
