@@ -606,10 +606,10 @@ fn results_merge_keeps_a_replaced_pattern_drops_repeats_and_refuses_contradictio
     let summary = crate::cli::grundy(&["sat", "summary", "--out", path.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&summary.stdout);
     assert!(
-        text.contains("p=19  feasible sat      primitive sat      2.0 s  local search (2 earlier answer(s) kept"),
+        text.contains("p=19  feasible sat      primitive sat      2.0 s  local search (2 earlier answers kept"),
         "{text}"
     );
-    assert!(text.contains("CONTRADICTED by 1 earlier run(s)"), "{text}");
+    assert!(text.contains("CONTRADICTED by 1 earlier run:"), "{text}");
     assert_eq!(file.result(19).unwrap().contradicting_runs(), 0);
     // An excluded period is an answer too: it contradicts a pattern, and agrees with UNSAT.
     let mut unsat = PeriodsFile::new(&officers_problem());

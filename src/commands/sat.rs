@@ -620,19 +620,20 @@ fn campaign_line(r: &grundy::sat::periods::PeriodResult, rule: Option<&Rule>) ->
         let open = r.earlier.iter().filter(|a| !a.decided_both()).count();
         let answers = r.earlier.len() - open;
         let mut notes = Vec::new();
+        use grundy::sat::bounds::plural;
         if open > 0 {
-            notes.push(format!(
-                "after {open} open run(s), {:.0} s in all",
-                c.seconds
-            ));
+            let runs = plural(open, "open run", "open runs");
+            notes.push(format!("after {runs}, {:.0} s in all", c.seconds));
         }
         if answers > 0 {
-            notes.push(format!("{answers} earlier answer(s) kept under `earlier`"));
+            let kept = plural(answers, "earlier answer", "earlier answers");
+            notes.push(format!("{kept} kept under `earlier`"));
         }
         match r.contradicting_runs() {
             0 => {}
             n => notes.push(format!(
-                "CONTRADICTED by {n} earlier run(s): a bug to look into"
+                "CONTRADICTED by {}: a bug to look into",
+                plural(n, "earlier run", "earlier runs")
             )),
         }
         return if notes.is_empty() {
