@@ -553,19 +553,12 @@ fn climb_showing_rungs(
         }
         // A call about to start: nothing to save yet, but what it will not be given is said.
         if let Some(band) = starts {
-            let asked = (lemma_dir.as_deref(), settings.only_pieces.as_slice());
-            for line in lemmas_not_found(l, band, asked) {
-                eprintln!("grundy: note: {line}");
-            }
+            let lemma_dir = lemma_dir.as_deref();
+            say_what_starts(l, band, &settings, lemma_dir);
             if step == Step::PiecesStart {
-                let calls = (settings.threads, settings.only_pieces.as_slice());
-                let in_turn = match settings.in_turn {
-                    true => "; each asked in turn (one without an answer ends no try)",
-                    false => "",
-                };
                 println!(
-                    "  {}{in_turn}",
-                    pieces_start_line(l, r, encoding, calls, lemma_dir.as_deref())
+                    "  {}",
+                    pieces_start_words(l, encoding, &settings, lemma_dir)
                 );
                 let shown = pieces_progress(encoding, r, q.p, halves);
                 asking.show_in(&shown);
@@ -612,12 +605,12 @@ fn climb_showing_rungs(
             seed: settings.seed,
             preset: settings.preset,
             stop,
-            proof_stem: settings.proof_stem,
+            proof_stem: settings.proof_stem.clone(),
             incremental: settings.incremental,
             pieces: settings.pieces,
-            lemma_stem: settings.lemma_stem,
+            lemma_stem: settings.lemma_stem.clone(),
             lemma_every: settings.lemma_every,
-            cut: settings.cut,
+            cut: settings.cut.clone(),
             only_pieces: settings.only_pieces.clone(),
             in_turn: settings.in_turn,
             tries: settings.tries,
@@ -628,6 +621,40 @@ fn climb_showing_rungs(
         climb(&run, ladder, bounds, &|b| q.check(b), &mut after_rung)
     });
     climbed.map_err(|reason| anyhow::anyhow!("{reason}"))
+}
+
+/// The notes before a call of `band` starts: each lemma file an earlier run kept for a call
+/// this run asks that it will not give it (not in `lemma_dir`, or no `--lemmas`).
+fn say_what_starts(
+    l: &Ladder,
+    band: Band,
+    settings: &RungSettings,
+    lemma_dir: Option<&std::path::Path>,
+) {
+    let asked = (lemma_dir, settings.only_pieces.as_slice());
+    for line in lemmas_not_found(l, band, asked) {
+        eprintln!("grundy: note: {line}");
+    }
+}
+
+/// The first line of a band in pieces ([`pieces_start_line`], the open band being the
+/// ladder's last try), and whether its pieces are asked in turn.
+fn pieces_start_words(
+    l: &Ladder,
+    encoding: &grundy::sat::encode::PeriodEncoding,
+    settings: &RungSettings,
+    lemma_dir: Option<&std::path::Path>,
+) -> String {
+    let Some(r) = l.rungs.last() else {
+        return String::new();
+    };
+    let calls = (settings.threads, settings.only_pieces.as_slice());
+    let in_turn = match settings.in_turn {
+        true => "; each asked in turn (one without an answer ends no try)",
+        false => "",
+    };
+    let line = pieces_start_line(l, r, encoding, calls, lemma_dir);
+    format!("{line}{in_turn}")
 }
 
 /// The calls being asked, each named with the time it started, and the note of a progress
