@@ -371,6 +371,21 @@ fn prove_chain_showing_rungs(
     })
     .map_err(anyhow::Error::msg)?;
     let (_, after) = ladder.chain_proved();
+    println!(
+        "p={}: {}",
+        q.p,
+        chain_end_words(&done, &settings, (chain, before, after))
+    );
+    Ok(())
+}
+
+/// What `--prove-chain` did, for its last line: the rungs (and pieces) proved now, how many of
+/// the `chain`'s rungs have a checked proof `after` it (and `before`), and what it left.
+fn chain_end_words(
+    done: &grundy::sat::bounds::ChainProofs,
+    settings: &ChainSettings,
+    (chain, before, after): (usize, usize, usize),
+) -> String {
     // The same words as the ladder's summary and table: "1 piece and 2 halves".
     let finer = settings
         .cut
@@ -381,14 +396,12 @@ fn prove_chain_showing_rungs(
         none if none.is_empty() => " (no pieces)".to_string(),
         some => format!(" ({some})"),
     };
-    println!(
-        "p={}: {} proved now{pieces}; {after} of the {chain} rungs the bound rests on \
-         have a checked proof (were {before}){}",
-        q.p,
+    format!(
+        "{} proved now{pieces}; {after} of the {chain} rungs the bound rests on have a checked \
+         proof (were {before}){}",
         plural(done.proved, "rung", "rungs"),
-        left_unproved(&done, settings.timeout)
-    );
-    Ok(())
+        left_unproved(done, settings.timeout)
+    )
 }
 
 /// The line `--prove-chain` starts with: how many calls, in which bands, how long the climb
