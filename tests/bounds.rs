@@ -1503,6 +1503,51 @@ fn prove_chain_to_a_bound_proves_the_rungs_below_it_and_no_others() {
     assert!(proved(&ladder_json(&ladder_path)).iter().all(|&b| b));
 }
 
+/// A chain proof says, before it starts, how long its proofs should take at the pace of the
+/// bands below proved in pieces: p = 4 climbed to 64, its rungs below 40 proved in pieces
+/// (whose first line says no pace: none was proved), then the rest, whose first line gives the
+/// ratio of those bands' checked pieces' seconds to their climb's, summed from the ladder, and
+/// their count. Mutations tried (each fails): every band of the chain counted, proved or not;
+/// the climb's seconds over the proofs'.
+#[test]
+fn a_chain_proof_tells_the_pace_of_the_bands_proved_in_pieces_below() {
+    let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
+        return;
+    };
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let proofs = dir.path().join("proofs").display().to_string();
+    let first_line = |run: &std::process::Output| {
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        stdout.lines().next().unwrap_or("").to_string()
+    };
+    let foot = prove_p4_chain(&proofs, &out, &checker, &["--pieces", "--to", "40"]);
+    assert!(foot.status.success(), "{foot:?}");
+    assert!(!first_line(&foot).contains("their proofs"), "{foot:?}");
+    // The bands proved now, and their pieces' seconds against the climb's.
+    let ladder = ladder_json(&ladder_path);
+    let proved: Vec<&Json> = (ladder["rungs"].as_array().unwrap().iter())
+        .filter(|r| checked_by_a_drat_checker(r) && r["pieces"].is_array())
+        .collect();
+    assert!(!proved.is_empty(), "{ladder}");
+    let pieces_seconds: f64 = (proved.iter())
+        .flat_map(|r| r["pieces"].as_array().unwrap())
+        .filter(|p| checked_by_a_drat_checker(p))
+        .map(|p| p["seconds"].as_f64().unwrap())
+        .sum();
+    let climb_seconds: f64 = proved.iter().map(|r| r["seconds"].as_f64().unwrap()).sum();
+    let rest = prove_p4_chain(&proofs, &out, &checker, &["--pieces"]);
+    assert!(rest.status.success(), "{rest:?}");
+    let pace = format!(
+        "({:.1} times the climb, as in the {} bands proved in pieces below)",
+        pieces_seconds / climb_seconds,
+        proved.len()
+    );
+    assert!(
+        first_line(&rest).contains(&pace),
+        "{rest:?} (wanted {pace})"
+    );
+}
+
 /// A climb in pieces (`sat bounds --pieces`) asks each band one value of its largest value at a
 /// time, lowest first: every refuted rung's pieces are the common values of its band, and the
 /// first piece with a pattern is the least largest value the brute force finds. A band left

@@ -606,7 +606,9 @@ fn results_merge_keeps_a_replaced_pattern_drops_repeats_and_refuses_contradictio
     let summary = crate::cli::grundy(&["sat", "summary", "--out", path.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&summary.stdout);
     assert!(
-        text.contains("p=19  feasible sat      primitive sat      2.0 s  local search (2 earlier answers kept"),
+        text.contains(
+            "p=19  feasible sat      primitive sat      2.0 s  local search (2 earlier answers kept"
+        ),
         "{text}"
     );
     assert!(text.contains("CONTRADICTED by 1 earlier run:"), "{text}");

@@ -338,7 +338,7 @@ fn prove_chain_showing_rungs(
         };
         let calls = chain_calls(&run, ladder);
         if !calls.is_empty() {
-            println!("{}", chain_start_line(q.p, &calls, &run));
+            println!("{}", chain_start_line((q.p, ladder), &calls, &run));
         }
         let mut display = chain_progress(&calls, q.p);
         let asking = AskingCalls::default();
@@ -405,11 +405,12 @@ fn chain_end_words(
 }
 
 /// The line `--prove-chain` starts with: how many calls, in which bands, how long the climb
-/// took over them, and how many run at once ("p=37: 11 calls to prove, in the band 168..176;
-/// the climb took 28 min over them; 1 at a time"). Why: the first call of a chain may run for
-/// an hour, and until it ends nothing else says what the run is doing.
+/// took over them (and the proofs should, at the pace of the bands below proved in pieces,
+/// [`Ladder::proof_pace`]), and how many run at once ("p=37: 11 calls to prove, in the band
+/// 168..176; the climb took 28 min over them; 1 at a time"). Why: the first call of a chain may
+/// run for an hour, and until it ends nothing else says what the run is doing.
 fn chain_start_line(
-    p: usize,
+    (p, ladder): (usize, &Ladder),
     calls: &[grundy::sat::bounds::ChainCall],
     run: &grundy::sat::bounds::ProveChain,
 ) -> String {
@@ -428,10 +429,18 @@ fn chain_start_line(
         [] => "no band".to_string(),
     };
     let climbed = calls.iter().map(call_weight).sum::<u64>() as f64;
+    let human = grundy::progress::human_time;
+    let pace = ladder.proof_pace().map_or(String::new(), |(n, times)| {
+        format!(
+            ", their proofs about {} ({times:.1} times the climb, as in the {} below)",
+            human(climbed * times),
+            plural(n, "band proved in pieces", "bands proved in pieces")
+        )
+    });
     format!(
-        "p={p}: {} to prove, in {bands}; the climb took {} over them; {} at a time",
+        "p={p}: {} to prove, in {bands}; the climb took {} over them{pace}; {} at a time",
         plural(calls.len(), "call", "calls"),
-        grundy::progress::human_time(climbed),
+        human(climbed),
         run.jobs.min(calls.len()),
     )
 }

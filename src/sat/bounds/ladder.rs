@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Band, Half, KeptLemmas, PiecesRefuted, Rung, RungAnswer, WHOLE_QUESTION, pieces_and_halves,
-    plural, units_kept,
+    Band, Half, KeptLemmas, PiecesRefuted, ProofPiece, Rung, RungAnswer, WHOLE_QUESTION,
+    pieces_and_halves, plural, units_kept,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::solve::{Preset, ProofNote, SolverKind};
@@ -270,6 +270,26 @@ impl Ladder {
         let chain = self.chain();
         let checked = chain.iter().filter(|r| r.has_checked_proof()).count();
         (chain.len(), checked)
+    }
+
+    /// How the proofs of the chain's bands proved in pieces went against their climb: how many
+    /// bands, and their pieces' checked seconds (proving and checking) over the climb's seconds.
+    /// Only bands climbed on one thread count (the climb's seconds are then one core's, as a
+    /// proof's are). None when there is no such band. Why: a chain proof runs for days, and
+    /// the climb's hours alone say little of how long; what the proofs below took says more.
+    pub fn proof_pace(&self) -> Option<(usize, f64)> {
+        let proved: Vec<&Rung> = (self.chain().into_iter())
+            .filter(|r| r.has_checked_proof() && r.threads <= 1 && r.seconds > 0.0)
+            .filter(|r| r.pieces.iter().any(ProofPiece::is_checked))
+            .collect();
+        let checked = |r: &&Rung| -> f64 {
+            (r.pieces.iter().filter(|p| p.is_checked()))
+                .map(|p| p.seconds)
+                .sum()
+        };
+        let proofs: f64 = proved.iter().map(checked).sum();
+        let climbs: f64 = proved.iter().map(|r| r.seconds).sum();
+        (!proved.is_empty()).then(|| (proved.len(), proofs / climbs))
     }
 
     /// The highest refuted bound: every pattern has a value at least this.
