@@ -175,6 +175,37 @@ impl Attempt {
 
 impl PeriodResult {
     /// A result with these answers and nothing else yet (no pattern, no time, seed 0).
+    /// The result of a CaDiCaL campaign on `e` (a bounds ladder, a cube campaign) that answered
+    /// its question (`primitive_question` or the feasible one) on `p` with `status` and, for
+    /// SAT, `pattern` (the periods file's feasible pattern with a primitive UNSAT): both
+    /// questions' statuses ([`question_statuses`]), the pattern's minimal period, and `how`
+    /// prefixed "primitive by " for the primitive question.
+    pub fn of_campaign_answer(
+        e: &crate::sat::encode::PeriodEncoding,
+        (p, primitive_question): (u64, bool),
+        (status, pattern): (Status, Option<Vec<Value>>),
+        how: &str,
+        seconds: f64,
+    ) -> PeriodResult {
+        let period = pattern.as_ref().map(|s| minimal_period(s) as u64);
+        let (feasible, primitive) = question_statuses(primitive_question, status, period, p);
+        let by = if primitive_question {
+            "primitive by "
+        } else {
+            ""
+        };
+        PeriodResult {
+            pattern_period: period,
+            pattern,
+            how: format!("{by}{how}"),
+            solver: Some(SolverKind::Cadical),
+            seconds,
+            variables: e.cnf.num_vars as u64,
+            clauses: e.cnf.num_clauses as u64,
+            ..PeriodResult::bare(p, feasible, primitive)
+        }
+    }
+
     pub fn bare(p: u64, feasible: Status, primitive: Status) -> PeriodResult {
         PeriodResult {
             p,

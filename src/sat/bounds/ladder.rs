@@ -10,7 +10,7 @@ use super::{
     pieces_and_halves, plural, units_kept,
 };
 use crate::sat::encode::PeriodEncoding;
-use crate::sat::solve::{Preset, ProofNote, SolverKind};
+use crate::sat::solve::{Preset, ProofNote};
 use crate::values::Value;
 
 /// The ladder of one question, as written to disk.
@@ -422,20 +422,12 @@ impl Ladder {
         e: &PeriodEncoding,
         feasible: Option<Vec<Value>>,
     ) -> Option<crate::sat::periods::PeriodResult> {
-        use crate::sat::periods::{PeriodResult, Status, minimal_period};
-        let primitive_question = self.question == "primitive";
+        use crate::sat::periods::{PeriodResult, Status};
         let (status, pattern) = match &self.pattern {
             Some(s) => (Status::Sat, Some(s.clone())),
             None if self.answered_unsat() => (Status::Unsat, feasible),
             None => return None,
         };
-        let period = pattern.as_ref().map(|s| minimal_period(s) as u64);
-        let (feasible_status, primitive_status) = crate::sat::periods::question_statuses(
-            primitive_question,
-            status,
-            period,
-            self.p as u64,
-        );
         // The rungs the answer rests on: the pattern's, or the whole chain of refutations.
         let rests_on: Vec<&Rung> = match status {
             Status::Sat => self
@@ -464,25 +456,16 @@ impl Ladder {
             _ if carried => "no proof; lemmas carried across calls".into(),
             _ => "no proof".into(),
         };
+        let how = format!(
+            "bounds ladder: rung below {} answered by CaDiCaL ({} rungs; {proof})",
+            last.below,
+            self.rungs.len()
+        );
+        let seconds = self.rungs.iter().map(|r| r.seconds).sum();
+        let question = (self.p as u64, self.question == "primitive");
         Some(PeriodResult {
-            pattern_period: period,
-            pattern,
-            how: format!(
-                "{}bounds ladder: rung below {} answered by CaDiCaL ({} rungs; {proof})",
-                if primitive_question {
-                    "primitive by "
-                } else {
-                    ""
-                },
-                last.below,
-                self.rungs.len()
-            ),
-            solver: Some(SolverKind::Cadical),
-            seconds: self.rungs.iter().map(|r| r.seconds).sum(),
-            variables: e.cnf.num_vars as u64,
-            clauses: e.cnf.num_clauses as u64,
             proofs,
-            ..PeriodResult::bare(self.p as u64, feasible_status, primitive_status)
+            ..PeriodResult::of_campaign_answer(e, question, (status, pattern), &how, seconds)
         })
     }
 }

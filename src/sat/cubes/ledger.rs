@@ -426,7 +426,7 @@ impl Ledger {
         e: &PeriodEncoding,
         feasible: Option<Vec<crate::values::Value>>,
     ) -> Option<crate::sat::periods::PeriodResult> {
-        use crate::sat::periods::{PeriodResult, Status, minimal_period};
+        use crate::sat::periods::{PeriodResult, Status};
         let verdict = self.verdict();
         let whole = self.root == "*";
         let (status, pattern) = match verdict {
@@ -435,14 +435,6 @@ impl Ledger {
             Verdict::Unsat => (Status::Unsat, feasible),
             Verdict::Sat(pattern) => (Status::Sat, Some(pattern)),
         };
-        let primitive_question = self.question == "primitive";
-        let period = pattern.as_ref().map(|s| minimal_period(s) as u64);
-        let (feasible_status, primitive_status) = crate::sat::periods::question_statuses(
-            primitive_question,
-            status,
-            period,
-            self.p as u64,
-        );
         let rotation = if self.rotation_broken {
             ", rotation broken"
         } else {
@@ -453,28 +445,17 @@ impl Ledger {
             preset => format!(", preset {}", preset.name()),
         };
         let how = format!(
-            "{}cube-and-conquer: {} refutations, {} splits, {} calls of incremental CaDiCaL \
-             ({} conflicts a call{preset}{rotation}) in {} runs; no proof",
-            if primitive_question {
-                "primitive by "
-            } else {
-                ""
-            },
-            self.refutations,
-            self.splits,
-            self.calls,
-            self.conflicts_per_call,
-            self.runs,
+            "cube-and-conquer: {} refutations, {} splits, {} calls of incremental CaDiCaL ({} \
+             conflicts a call{preset}{rotation}) in {} runs; no proof",
+            self.refutations, self.splits, self.calls, self.conflicts_per_call, self.runs,
         );
-        Some(PeriodResult {
-            pattern_period: period,
-            pattern,
-            how,
-            solver: Some(crate::sat::solve::SolverKind::Cadical),
-            seconds: self.seconds,
-            variables: e.cnf.num_vars as u64,
-            clauses: e.cnf.num_clauses as u64,
-            ..PeriodResult::bare(self.p as u64, feasible_status, primitive_status)
-        })
+        let question = (self.p as u64, self.question == "primitive");
+        Some(PeriodResult::of_campaign_answer(
+            e,
+            question,
+            (status, pattern),
+            &how,
+            self.seconds,
+        ))
     }
 }
