@@ -28,7 +28,7 @@ fn main() {
         &cnf,
         None,
         &dir.path().join("batch"),
-        None,
+        (grundy::sat::solve::ProofFormat::Drat, None),
         None,
     )
     .unwrap();

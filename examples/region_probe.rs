@@ -5,7 +5,7 @@
 //! With `GRUNDY_DRAT_CHECKER` set, CaDiCaL's proof is also checked by that command, timed, as
 //! written and then lightened as `--certify` checks it (`grundy::sat::drat`). `KEEP=DIR` keeps
 //! CaDiCaL's CNF and proof there; `CADICAL_ONLY=1` skips varisat.
-use grundy::sat::solve::{SolverKind, solve_with_proof_checked_by};
+use grundy::sat::solve::{ProofFormat, SolverKind, solve_with_proof_checked_by};
 use std::time::Instant;
 
 mod common;
@@ -30,7 +30,8 @@ fn main() {
         let started = Instant::now();
         let stem = dir.path().join(kind.name());
         let (answer, note) =
-            solve_with_proof_checked_by(kind, &cnf, None, &stem, None, None).unwrap();
+            solve_with_proof_checked_by(kind, &cnf, None, &stem, (ProofFormat::Drat, None), None)
+                .unwrap();
         let bytes = note
             .as_ref()
             .and_then(|n| std::fs::metadata(&n.proof).ok())

@@ -862,11 +862,18 @@ const BOUNDED_CALL: [&str; 4] = ["--conflicts", "3000", "--timeout", "120"];
 /// without a checker.
 fn p4_ladder_to_64_and_a_checker() -> Option<(String, tempfile::TempDir, String)> {
     let checker = crate::sat::rate_checker().or_else(crate::sat::drat_checker)?;
+    let (dir, out) = p4_ladder_to_64();
+    Some((checker, dir, out))
+}
+
+/// A folder with p = 4's ladder climbed to 64 in rungs of 8, and the periods file (its path)
+/// it merged into.
+fn p4_ladder_to_64() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json").display().to_string();
     let climb = ["--from", "8", "--step", "8", "--to", "64", "--out", &out];
     assert!(grundy(&[&P4_BOUNDS[..], &climb].concat()).status.success());
-    Some((checker, dir, out))
+    (dir, out)
 }
 
 /// A rung from `from` below `below` that says UNSAT with nothing behind it.
@@ -1259,6 +1266,60 @@ fn piece_tops(rung: &Json) -> Vec<u16> {
         .iter()
         .map(|p| p["top"].as_u64().unwrap() as u16)
         .collect()
+}
+
+/// `--prove-chain --proof-format lrat` needs no DRAT checker: every piece of every band the
+/// bound rests on (the common values of each band, counted from the definition) gets a binary
+/// LRAT proof checked by grundy's LRAT checker, its files removed and its note naming the
+/// format, the band's note too; the forged rung over the brute force's pattern is caught as
+/// with DRAT.
+#[test]
+fn a_chain_proved_in_lrat_is_checked_by_grundy_piece_by_piece() {
+    use grundy::sat::solve::DRAT_CHECKER_VAR;
+    let (dir, out) = p4_ladder_to_64();
+    let ladder_path = dir.path().join("bounds-p4-feasible.json");
+    let (_, rungs) = forge_p4_band(&ladder_path);
+    let proofs = dir.path().join("proofs").display().to_string();
+    let failed = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(P4_BOUNDS)
+        .args(["--prove-chain", "--proof-dir", &proofs, "--out", &out])
+        .args(["--pieces", "--proof-format", "lrat"])
+        .env_remove(DRAT_CHECKER_VAR)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&failed.stderr);
+    let said = stderr.trim_end().lines().last().unwrap_or("");
+    assert!(!failed.status.success(), "{failed:?}");
+    assert!(said.contains("the ladder is wrong"), "{stderr}");
+    let proved = ladder_json(&ladder_path);
+    let all = proved["rungs"].as_array().unwrap();
+    let lrat_checker = grundy::sat::lrat::checker_name();
+    for (rung, (from, below, _)) in all[..rungs].iter().zip(rungs_of(&proved)) {
+        let in_band: Vec<u16> = (from..below).filter(|&v| is_common(v)).collect();
+        assert_eq!(piece_tops(rung), in_band, "{rung}");
+        for piece in rung["pieces"].as_array().unwrap() {
+            assert_eq!(
+                piece["proof"]["checked_by"],
+                lrat_checker.as_str(),
+                "{piece}"
+            );
+            let name = piece["proof"]["proof"].as_str().unwrap();
+            assert!(!name.contains('/') && name.ends_with(".lrat"), "{piece}");
+            assert_eq!(piece["proof"]["format"], "lrat, removed once checked");
+        }
+        let format = rung["proof"]["format"].as_str().unwrap();
+        assert!(
+            format.starts_with("lrat in ") && format.contains("pieces"),
+            "{rung}"
+        );
+        assert!(
+            rung["proof"]["proof"]
+                .as_str()
+                .unwrap()
+                .ends_with("-s0-*.lrat")
+        );
+    }
+    assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0, "files left");
 }
 
 /// `--prove-chain --pieces` proves each band one value of its largest value at a time: every
@@ -2379,6 +2440,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         preset: grundy::sat::solve::Preset::Default,
         stop: &stop,
         proof_stem: None,
+        proof_format: grundy::sat::solve::ProofFormat::Drat,
         incremental: false,
         pieces: true,
         lemma_stem: None,

@@ -423,8 +423,15 @@ fn a_lightened_proof_is_accepted_by_the_checkers_and_a_cut_one_is_not() {
             .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let stem = dir.path().join("p7");
-    let (answer, note) =
-        solve_with_proof_checked_by(SolverKind::Cadical, &e.cnf, None, &stem, None, None).unwrap();
+    let (answer, note) = solve_with_proof_checked_by(
+        SolverKind::Cadical,
+        &e.cnf,
+        None,
+        &stem,
+        (grundy::sat::solve::ProofFormat::Drat, None),
+        None,
+    )
+    .unwrap();
     assert!(matches!(answer, Answer::Unsat));
     let note = note.unwrap();
     let (cnf, proof) = (Path::new(&note.cnf), Path::new(&note.proof));

@@ -1009,6 +1009,112 @@ fn sat_command_enumerates_and_writes_certificates() {
     );
 }
 
+/// CaDiCaL's own LRAT proofs against grundy's LRAT checker. The rung "every value below 40" of
+/// Officers p = 4 (mvr's rare table) is UNSAT: the brute force over patterns finds none, and
+/// rate accepts CaDiCaL's DRAT proof of the same CNF. Its LRAT proof (binary, with CaDiCaL's
+/// numbering of the CNF: clauses derived while the units were given take numbers between
+/// them) is accepted, by the proof pipeline and by `grundy sat check-lrat`. Against the CNF
+/// without the rung's units, which CaDiCaL satisfies (the model checked clause by clause), the
+/// same proof is refused, and so is the proof cut in half or with one byte changed. A checker that accepted
+/// any well-formed proof, numbered the CNF 1..N, or skipped hints would fail here.
+#[test]
+fn cadical_s_lrat_proofs_pass_grundy_s_checker_and_wrong_ones_do_not() {
+    use grundy::sat::CollectClauses;
+    use grundy::sat::bounds::rung_units;
+    use grundy::sat::lrat::{LratError, check_files, checker_name};
+    use grundy::sat::solve::{Answer, CadicalRun, ProofFormat, solve_cadical_with};
+    assert_eq!(
+        crate::bounds::Rule::officers(4).least_largest_below(40),
+        None
+    );
+    let mut e = PeriodEncoding::new(
+        &Game::officers(),
+        SparseSpace::OFFICERS,
+        &officers_rares(),
+        4,
+    )
+    .unwrap();
+    e.put_largest_first();
+    let units = rung_units(&e, 40).unwrap();
+    let with_units = |skip: Option<usize>| {
+        let mut cnf = e.cnf.clone();
+        for (i, &u) in units.iter().enumerate() {
+            if Some(i) != skip {
+                cnf.add_clause(&[u]);
+            }
+        }
+        cnf
+    };
+    let cnf = with_units(None);
+    let dir = tempfile::tempdir().unwrap();
+    let write_cnf = |cnf: &grundy::sat::Cnf, name: &str| {
+        let path = dir.path().join(name);
+        let mut w = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+        cnf.write_dimacs(&[], &mut w).unwrap();
+        path
+    };
+    let cnf_path = write_cnf(&cnf, "rung.cnf");
+    // The pipeline of `--proof-format lrat`: proved, checked, named.
+    let (answer, note) = grundy::sat::solve::solve_with_proof_checked_by(
+        grundy::sat::solve::SolverKind::Cadical,
+        &cnf,
+        None,
+        &dir.path().join("piped"),
+        (ProofFormat::Lrat, None),
+        None,
+    )
+    .unwrap();
+    assert_eq!(answer, Answer::Unsat);
+    let note = note.unwrap();
+    assert_eq!(note.checked_by, Some(checker_name()));
+    assert!(note.proof.ends_with("piped.lrat") && note.format == "lrat");
+    // A third party's word on the same CNF: rate accepts CaDiCaL's DRAT proof of it.
+    if let Some(rate) = rate_checker() {
+        let drat = dir.path().join("rung.drat");
+        let run = CadicalRun {
+            proof: Some(&drat),
+            ..CadicalRun::default()
+        };
+        assert_eq!(solve_cadical_with(&cnf, None, &run).unwrap(), Answer::Unsat);
+        let by = grundy::sat::solve::check_drat_proof(&rate, &cnf_path, &drat, None).unwrap();
+        assert!(by.starts_with("rate"), "{by}");
+    }
+    let proof = Path::new(&note.proof);
+    let checked = check_files(&cnf_path, proof, None).unwrap();
+    assert!(checked.binary && checked.additions > 1 && checked.hints > checked.additions);
+    let o = crate::cli::grundy(&["sat", "check-lrat", cnf_path.to_str().unwrap(), &note.proof]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with(&checker_name()));
+    // Without the rung's units: satisfiable (p = 4 has patterns; CaDiCaL's model satisfies
+    // every clause), so no proof of it can pass.
+    let weaker = e.cnf.clone();
+    match solve_cadical_with(&weaker, None, &CadicalRun::default()).unwrap() {
+        Answer::Sat(model) => assert_eq!(weaker.first_violated(&model), None),
+        other => panic!("p = 4's encoding has patterns, CaDiCaL said {other:?}"),
+    }
+    let weaker_path = write_cnf(&weaker, "weaker.cnf");
+    let refused = |cnf: &Path, proof: &Path| {
+        matches!(check_files(cnf, proof, None), Err(LratError::Refused(_)))
+    };
+    assert!(refused(&weaker_path, proof));
+    let bytes = std::fs::read(proof).unwrap();
+    let half = dir.path().join("half.lrat");
+    std::fs::write(&half, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(refused(&cnf_path, &half));
+    let mut changed = bytes.clone();
+    changed[bytes.len() / 3] ^= 0x05;
+    let flipped = dir.path().join("flipped.lrat");
+    std::fs::write(&flipped, &changed).unwrap();
+    assert!(refused(&cnf_path, &flipped));
+    let o = crate::cli::grundy(&[
+        "sat",
+        "check-lrat",
+        cnf_path.to_str().unwrap(),
+        flipped.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{o:?}");
+}
+
 #[test]
 fn bench_sat_reads_rileys_list_and_never_counts_a_timeout_as_agreement() {
     use grundy::sat::periods::Status;

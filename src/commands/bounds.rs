@@ -28,6 +28,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         preset,
         proof_dir,
         prove_chain,
+        proof_format,
         jobs,
         pieces,
         cut,
@@ -77,6 +78,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         (true, Some(stem)) => {
             let calls = ChainSettings {
                 timeout,
+                proof_format,
                 jobs,
                 pieces,
                 cut,
@@ -90,6 +92,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 seed,
                 preset,
                 proof_stem,
+                proof_format,
                 incremental,
                 threads,
                 pieces,
@@ -270,6 +273,7 @@ struct RungSettings {
     seed: u32,
     preset: Preset,
     proof_stem: Option<PathBuf>,
+    proof_format: grundy::sat::solve::ProofFormat,
     incremental: bool,
     threads: usize,
     pieces: bool,
@@ -297,6 +301,7 @@ fn banded_encoding(q: &Question) -> Result<Option<grundy::sat::encode::PeriodEnc
 /// How `--prove-chain` makes its calls (see [`grundy::sat::bounds::ProveChain`]).
 struct ChainSettings {
     timeout: Duration,
+    proof_format: grundy::sat::solve::ProofFormat,
     jobs: usize,
     pieces: bool,
     cut: Option<grundy::sat::bounds::Cut>,
@@ -313,13 +318,16 @@ fn prove_chain_showing_rungs(
     path: &std::path::Path,
 ) -> Result<()> {
     use grundy::sat::bounds::{ChainCall, ProveChain, chain_calls, prove_chain};
-    let Some(checker) = grundy::sat::solve::drat_checker_from_env() else {
+    use grundy::sat::solve::ProofFormat;
+    let checker = grundy::sat::solve::drat_checker_from_env();
+    if settings.proof_format == ProofFormat::Drat && checker.is_none() {
         bail!(
             "--prove-chain needs an independent DRAT checker: set {} (for instance \
-             \"sh encodings/check_drat_rate.sh\", with rate from crates.io)",
+             \"sh encodings/check_drat_rate.sh\", with rate from crates.io), or prove in LRAT \
+             (--proof-format lrat), which grundy checks itself",
             grundy::sat::solve::DRAT_CHECKER_VAR
         );
-    };
+    }
     let banded = banded_encoding(q)?;
     let (chain, before) = ladder.chain_proved();
     let done = grundy::interrupt::with_stop_flag(|stop| {
@@ -328,7 +336,7 @@ fn prove_chain_showing_rungs(
             question: &q.encoding,
             timeout: Some(settings.timeout),
             proof_stem: stem,
-            checker: &checker,
+            proof: (settings.proof_format, checker.as_deref()),
             jobs: settings.jobs,
             pieces: settings.pieces,
             cut: settings.cut.clone(),
@@ -628,6 +636,7 @@ fn climb_showing_rungs(
             preset: settings.preset,
             stop,
             proof_stem: settings.proof_stem.clone(),
+            proof_format: settings.proof_format,
             incremental: settings.incremental,
             pieces: settings.pieces,
             lemma_stem: settings.lemma_stem.clone(),

@@ -40,6 +40,7 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
             };
             run_sat_export(&game, values, question, out.as_deref())
         }
+        SatCommand::CheckLrat { cnf, proof } => Ok(run_sat_check_lrat(&cnf, &proof)),
         SatCommand::Excluded {
             game,
             periods,
@@ -73,6 +74,33 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
             let prefix = exact_prefix(&game, values as usize)?;
             let rule = Rule::of(game, &prefix);
             run_sat_check(&rule, &pattern)
+        }
+    }
+}
+
+/// `grundy sat check-lrat`: the checker's verdict in one line, and the exit code of the checker
+/// protocol ([`grundy::sat::solve::check_drat_proof`]): 0 accepted, 1 refused, 2 no verdict.
+fn run_sat_check_lrat(cnf: &std::path::Path, proof: &std::path::Path) -> ExitCode {
+    use grundy::sat::lrat::{LratError, check_files, checker_name};
+    match check_files(cnf, proof, None) {
+        Ok(c) => {
+            println!(
+                "{}: accepted ({} clauses of the CNF, {} added with {} hints, {} deleted)",
+                checker_name(),
+                c.cnf_clauses,
+                c.additions,
+                c.hints,
+                c.deletions
+            );
+            ExitCode::SUCCESS
+        }
+        Err(LratError::Refused(why)) => {
+            println!("{}: refused {}: {why}", checker_name(), proof.display());
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            println!("{}: cannot check {}: {e}", checker_name(), proof.display());
+            ExitCode::from(2)
         }
     }
 }

@@ -530,9 +530,15 @@ fn prove_batch(
         Prover::Varisat => SolverKind::Varisat,
     };
     let started = Instant::now();
-    let (answer, note) =
-        super::solve::solve_with_proof_checked_by(kind, &cnf, timeout, &stem, None, Some(run.stop))
-            .map_err(|err| fail(err.to_string()))?;
+    let (answer, note) = super::solve::solve_with_proof_checked_by(
+        kind,
+        &cnf,
+        timeout,
+        &stem,
+        (super::solve::ProofFormat::Drat, None),
+        Some(run.stop),
+    )
+    .map_err(|err| fail(err.to_string()))?;
     let solve_seconds = started.elapsed().as_secs_f64();
     let note = match (answer, note) {
         (Answer::Timeout, _) => return Ok(Proved::Timeout),

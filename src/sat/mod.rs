@@ -22,6 +22,7 @@ rare table with `(0, 0)` standing for the single-heap move, Riley's formula).
 - [`shares`]: a cube campaign dealt out to several machines and gathered back.
 - [`certify`]: a cube campaign's UNSAT checked region by region with DRAT proofs.
 - [`drat`]: a DRAT proof lightened for its checker (the CNF's deletions dropped).
+- [`lrat`]: an LRAT checker (a proof that names each step's antecedents, checked with no search).
 - [`side_by_side`]: independent solver calls asked a few at once, answers taken one at a time.
 
 `grundy sat export` writes DIMACS for any external solver.
@@ -37,6 +38,7 @@ pub mod exclusions;
 pub mod lemmas;
 pub mod lns;
 pub mod local;
+pub mod lrat;
 pub mod periods;
 pub mod shares;
 pub mod side_by_side;

@@ -121,8 +121,10 @@ pub struct CadicalRun<'a> {
     pub seed: u32,
     pub preset: Preset,
     pub stop: Option<&'a std::sync::atomic::AtomicBool>,
-    /// Write a DRAT proof (text) here; it certifies an UNSAT answer.
+    /// Write a proof here, in `proof_format`; it certifies an UNSAT answer.
     pub proof: Option<&'a std::path::Path>,
+    /// The format of `proof`: DRAT text unless asked.
+    pub proof_format: ProofFormat,
     /// CaDiCaL options set after the preset (name, value), for experiments.
     pub options: &'a [(&'a str, i32)],
     /// Clauses learned by earlier runs to add, and where to keep what this run learns.
@@ -130,6 +132,27 @@ pub struct CadicalRun<'a> {
     /// Stop after this many conflicts (answering `Timeout`): a bound on work that, unlike a
     /// timeout, does not depend on how loaded the machine is (tests, probes).
     pub conflicts: Option<u32>,
+}
+
+/// The format CaDiCaL writes a proof in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProofFormat {
+    /// DRAT text: the clauses learned, which a checker (rate, dratify) must derive again.
+    #[default]
+    Drat,
+    /// Binary LRAT: each clause with the clauses it follows from, checked with no search by
+    /// [`super::lrat`] (or any LRAT checker).
+    Lrat,
+}
+
+impl ProofFormat {
+    /// The proof file's extension and the name recorded with a proof.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProofFormat::Drat => "drat",
+            ProofFormat::Lrat => "lrat",
+        }
+    }
 }
 
 /// A fresh CaDiCaL under `preset` and `seed` (0: its default seed), before any clause:
@@ -163,7 +186,7 @@ pub fn solve_cadical_with(
     run: &CadicalRun<'_>,
 ) -> anyhow::Result<Answer> {
     use rustsat::solvers::{ControlSignal, Solve, SolverResult, Terminate};
-    use rustsat_cadical::{CaDiCaL, ProofFormat};
+    use rustsat_cadical::CaDiCaL;
     use std::sync::atomic::Ordering;
     let mut solver: CaDiCaL = fresh_cadical(run.preset, run.seed)?;
     for &(name, value) in run.options {
@@ -173,8 +196,13 @@ pub fn solve_cadical_with(
         rustsat::solvers::LimitConflicts::limit_conflicts(&mut solver, Some(n))?;
     }
     if let Some(path) = run.proof {
-        // Before the first clause: the proof must see every clause added.
-        solver.trace_proof(path, ProofFormat::Drat { binary: false })?;
+        // Before the first clause: the proof must see every clause added (an LRAT proof
+        // numbers them in that order, as the CNF written beside it does).
+        let format = match run.proof_format {
+            ProofFormat::Drat => rustsat_cadical::ProofFormat::Drat { binary: false },
+            ProofFormat::Lrat => rustsat_cadical::ProofFormat::Lrat { binary: true },
+        };
+        solver.trace_proof(path, format)?;
     }
     let deadline = timeout.map(|t| Instant::now() + t);
     let stop = run.stop;
@@ -393,7 +421,8 @@ pub fn solve_with_proof(
     stem: &std::path::Path,
 ) -> Result<(Answer, Option<ProofNote>), SolveError> {
     let checker = drat_checker_from_env();
-    solve_with_proof_checked_by(kind, cnf, timeout, stem, checker.as_deref(), None)
+    let format = ProofFormat::Drat;
+    solve_with_proof_checked_by(kind, cnf, timeout, stem, (format, checker.as_deref()), None)
 }
 
 /// The DRAT checker's command that `GRUNDY_DRAT_CHECKER` names, if it names one.
@@ -403,8 +432,10 @@ pub fn drat_checker_from_env() -> Option<String> {
         .filter(|c| !c.trim().is_empty())
 }
 
-/// [`solve_with_proof`] with the DRAT checker's command given (`None`: a DRAT proof stays
-/// unchecked), and CaDiCaL stopped (answering `Timeout`) when `stop` rises.
+/// [`solve_with_proof`] with CaDiCaL's proof format and the DRAT checker's command given
+/// (`None`: a DRAT proof stays unchecked), and CaDiCaL stopped (answering `Timeout`) when
+/// `stop` rises. An LRAT proof (`stem.lrat`) is checked at once by [`super::lrat`], whatever
+/// the DRAT checker.
 ///
 /// # Errors
 /// As [`solve_with_proof`], and the checker's refusal.
@@ -413,7 +444,7 @@ pub fn solve_with_proof_checked_by(
     cnf: &Cnf,
     timeout: Option<Duration>,
     stem: &std::path::Path,
-    drat_checker: Option<&str>,
+    (format, drat_checker): (ProofFormat, Option<&str>),
     stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<(Answer, Option<ProofNote>), SolveError> {
     let fail = |reason: String| SolveError {
@@ -425,7 +456,7 @@ pub fn solve_with_proof_checked_by(
     }
     let cnf_path = with_extension(stem, ".cnf");
     let (answer, proof_path, format, checked_by) =
-        run_writing_proof(kind, cnf, timeout, stem, stop).map_err(fail)?;
+        run_writing_proof(kind, (cnf, format), timeout, stem, stop).map_err(fail)?;
     if answer != Answer::Unsat {
         let _ = std::fs::remove_file(&proof_path);
         return Ok((answer, None));
@@ -435,6 +466,20 @@ pub fn solve_with_proof_checked_by(
     })
     .map_err(|e| fail(e.to_string()))?;
     let checked_by = match (format, drat_checker) {
+        ("lrat", _) => match super::lrat::check_files(&cnf_path, &proof_path, stop) {
+            Ok(_) => Some(super::lrat::checker_name()),
+            Err(super::lrat::LratError::Stopped) => {
+                let _ = std::fs::remove_file(&proof_path);
+                let _ = std::fs::remove_file(&cnf_path);
+                return Ok((Answer::Timeout, None));
+            }
+            Err(e) => {
+                return Err(fail(format!(
+                    "the LRAT proof {}: {e}",
+                    proof_path.display()
+                )));
+            }
+        },
         ("drat", Some(command)) => {
             let checked = check_drat_proof_unless_stopped(command, &cnf_path, &proof_path, stop)
                 .map_err(|e| fail(e.to_string()))?;
@@ -467,25 +512,26 @@ fn with_extension(stem: &std::path::Path, ext: &str) -> std::path::PathBuf {
     std::path::PathBuf::from(s)
 }
 
-/// CaDiCaL or varisat on `cnf`, writing its proof beside `stem`: the answer, the proof's path
-/// and format, and (varisat) the in-process checker that accepted it.
+/// CaDiCaL (writing `format`) or varisat on `cnf`, writing its proof beside `stem`: the
+/// answer, the proof's path and format, and (varisat) the in-process checker that accepted it.
 fn run_writing_proof(
     kind: SolverKind,
-    cnf: &Cnf,
+    (cnf, format): (&Cnf, ProofFormat),
     timeout: Option<Duration>,
     stem: &std::path::Path,
     stop: Option<&std::sync::atomic::AtomicBool>,
 ) -> Result<(Answer, std::path::PathBuf, &'static str, Option<String>), String> {
     match kind {
         SolverKind::Cadical => {
-            let path = with_extension(stem, ".drat");
+            let path = with_extension(stem, &format!(".{}", format.name()));
             let run = CadicalRun {
                 proof: Some(&path),
+                proof_format: format,
                 stop,
                 ..CadicalRun::default()
             };
             let answer = solve_cadical_with(cnf, timeout, &run).map_err(|e| e.to_string())?;
-            Ok((answer, path, "drat", None))
+            Ok((answer, path, format.name(), None))
         }
         SolverKind::Varisat => {
             let path = with_extension(stem, ".varisat");

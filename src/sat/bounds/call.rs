@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::{Half, KeptLemmas};
-use crate::sat::solve::{Answer, ProofNote, SolverKind};
+use crate::sat::solve::{Answer, ProofFormat, ProofNote, SolverKind};
 use crate::values::Value;
 
 /// What one fresh CaDiCaL call of a rung or piece answered, with the note of its proof when it
@@ -93,13 +93,14 @@ pub(super) fn rung_stem(stem: &Path, from: Value, below: Value) -> PathBuf {
     PathBuf::from(format!("{}-{band}", stem.display()))
 }
 
-/// A fresh CaDiCaL on `cnf` writing a DRAT proof at `stem` (`.cnf`, `.drat`), checked by
-/// `checker` when there is one, ending with no answer when `stop` rises.
+/// A fresh CaDiCaL on `cnf` writing a proof at `stem` (`.cnf`, and `.drat` or `.lrat`),
+/// checked by the DRAT checker's command when there is one (an LRAT proof always, by
+/// [`crate::sat::lrat`]), ending with no answer when `stop` rises.
 pub(super) fn asked_with_proof(
     cnf: &crate::sat::Cnf,
     timeout: Option<Duration>,
     stem: &Path,
-    checker: Option<&str>,
+    proof: (ProofFormat, Option<&str>),
     stop: &AtomicBool,
 ) -> PieceOutcome {
     let (answer, proof) = crate::sat::solve::solve_with_proof_checked_by(
@@ -107,7 +108,7 @@ pub(super) fn asked_with_proof(
         cnf,
         timeout,
         stem,
-        checker,
+        proof,
         Some(stop),
     )
     .map_err(|e| e.to_string())?;

@@ -42,8 +42,11 @@ pub struct Climb<'a> {
     /// CaDiCaL's configuration. A rung with a proof runs with the default.
     pub preset: Preset,
     pub stop: &'a AtomicBool,
-    /// Certify every UNSAT rung here (`<stem>-below<V>.cnf` and `.drat`).
+    /// Certify every UNSAT rung here (`<stem>-below<V>.cnf`, and `.drat` or `.lrat`).
     pub proof_stem: Option<PathBuf>,
+    /// The format of those proofs (DRAT checked by `GRUNDY_DRAT_CHECKER`, or LRAT checked by
+    /// [`crate::sat::lrat`]).
+    pub proof_format: crate::sat::solve::ProofFormat,
     /// All rungs in one incremental CaDiCaL, each under its bound as assumptions, a refuted one
     /// kept as a clause (no proofs).
     pub incremental: bool,
@@ -602,7 +605,8 @@ fn fresh_rung(
     if let Some(stem) = &run.proof_stem {
         let checker = crate::sat::solve::drat_checker_from_env();
         let stem = rung_stem_of(stem, which);
-        return asked_with_proof(&cnf, run.timeout, &stem, checker.as_deref(), stop);
+        let proof = (run.proof_format, checker.as_deref());
+        return asked_with_proof(&cnf, run.timeout, &stem, proof, stop);
     }
     let Some(stem) = &run.lemma_stem else {
         return Ok(Asked::plain(cadical(run, &cnf, run.timeout, stop, None)?));
