@@ -1565,11 +1565,12 @@ fn prove_chain_to_a_bound_proves_the_rungs_below_it_and_no_others() {
 }
 
 /// A chain proof says, before it starts, how long its proofs should take at the pace of the
-/// bands below proved in pieces: p = 4 climbed to 64, its rungs below 40 proved in pieces
-/// (whose first line says no pace: none was proved), then the rest, whose first line gives the
-/// ratio of those bands' checked pieces' seconds to their climb's, summed from the ladder, and
-/// their count. Mutations tried (each fails): every band of the chain counted, proved or not;
-/// the climb's seconds over the proofs'.
+/// bands below proved in pieces in its format: p = 4 climbed to 64, its rungs below 40 proved
+/// in DRAT pieces (whose first line says no pace: none was proved), then 40..48 in LRAT (no
+/// pace either: no band below was proved in LRAT), then the rest in DRAT, whose first line gives
+/// the ratio of the DRAT bands' checked pieces' seconds to their climb's, summed from the
+/// ladder, and their count. Mutations tried (each fails): every band of the chain counted,
+/// proved or not; the climb's seconds over the proofs'; bands of either format counted.
 #[test]
 fn a_chain_proof_tells_the_pace_of_the_bands_proved_in_pieces_below() {
     let Some((checker, dir, out)) = p4_ladder_to_64_and_a_checker() else {
@@ -1584,6 +1585,13 @@ fn a_chain_proof_tells_the_pace_of_the_bands_proved_in_pieces_below() {
     let foot = prove_p4_chain(&proofs, &out, &checker, &["--pieces", "--to", "40"]);
     assert!(foot.status.success(), "{foot:?}");
     assert!(!first_line(&foot).contains("their proofs"), "{foot:?}");
+    let lrat = ["--pieces", "--to", "48", "--proof-format", "lrat"];
+    let in_lrat = prove_p4_chain(&proofs, &out, &checker, &lrat);
+    assert!(in_lrat.status.success(), "{in_lrat:?}");
+    assert!(
+        !first_line(&in_lrat).contains("their proofs"),
+        "{in_lrat:?}"
+    );
     // The bands proved now, and their pieces' seconds against the climb's.
     let ladder = ladder_json(&ladder_path);
     let proved: Vec<&Json> = (ladder["rungs"].as_array().unwrap().iter())
@@ -1602,7 +1610,7 @@ fn a_chain_proof_tells_the_pace_of_the_bands_proved_in_pieces_below() {
     let rest = prove_p4_chain(&proofs, &out, &checker, &["--pieces"]);
     assert!(rest.status.success(), "{rest:?}");
     let pace = format!(
-        "({:.1} times the climb, as in the {} bands proved in pieces below)",
+        "({:.1} times the climb, as in the {} bands proved in pieces below in DRAT)",
         pieces_seconds / climb_seconds,
         proved.len()
     );

@@ -438,13 +438,16 @@ fn chain_start_line(
     };
     let climbed = calls.iter().map(call_weight).sum::<u64>() as f64;
     let human = grundy::progress::human_time;
-    let pace = ladder.proof_pace().map_or(String::new(), |(n, times)| {
-        format!(
-            ", their proofs about {} ({times:.1} times the climb, as in the {} below)",
-            human(climbed * times),
-            plural(n, "band proved in pieces", "bands proved in pieces")
-        )
-    });
+    let pace = ladder
+        .proof_pace(run.proof.0)
+        .map_or(String::new(), |(n, times)| {
+            format!(
+                ", their proofs about {} ({times:.1} times the climb, as in the {} below in {})",
+                human(climbed * times),
+                plural(n, "band proved in pieces", "bands proved in pieces"),
+                run.proof.0.name().to_uppercase()
+            )
+        });
     format!(
         "p={p}: {} to prove, in {bands}; the climb took {} over them{pace}; {} at a time",
         plural(calls.len(), "call", "calls"),

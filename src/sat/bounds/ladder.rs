@@ -272,15 +272,22 @@ impl Ladder {
         (chain.len(), checked)
     }
 
-    /// How the proofs of the chain's bands proved in pieces went against their climb: how many
-    /// bands, and their pieces' checked seconds (proving and checking) over the climb's seconds.
-    /// Only bands climbed on one thread count (the climb's seconds are then one core's, as a
-    /// proof's are). None when there is no such band. Why: a chain proof runs for days, and
-    /// the climb's hours alone say little of how long; what the proofs below took says more.
-    pub fn proof_pace(&self) -> Option<(usize, f64)> {
+    /// How the proofs of the chain's bands proved in pieces in `format` went against their
+    /// climb: how many bands, and their pieces' checked seconds (proving and checking) over the
+    /// climb's seconds. Only bands climbed on one thread count (the climb's seconds are then one
+    /// core's, as a proof's are), and only those whose checked pieces were all proved in
+    /// `format` (an LRAT proof costs about a third of a DRAT proof checked by rate). None when
+    /// there is no such band. Why: a chain proof runs for days, and the climb's hours alone say
+    /// little of how long; what the proofs below took says more.
+    pub fn proof_pace(&self, format: crate::sat::solve::ProofFormat) -> Option<(usize, f64)> {
+        let in_format = |p: &ProofPiece| {
+            let written = p.proof.as_ref().map(|n| n.format.as_str()).unwrap_or("");
+            written.split([',', ' ']).next() == Some(format.name())
+        };
         let proved: Vec<&Rung> = (self.chain().into_iter())
             .filter(|r| r.has_checked_proof() && r.threads <= 1 && r.seconds > 0.0)
             .filter(|r| r.pieces.iter().any(ProofPiece::is_checked))
+            .filter(|r| r.pieces.iter().filter(|p| p.is_checked()).all(in_format))
             .collect();
         let checked = |r: &&Rung| -> f64 {
             (r.pieces.iter().filter(|p| p.is_checked()))
