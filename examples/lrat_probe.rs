@@ -19,7 +19,7 @@
 //! nothing), DRAT 157.2 + 664.5 s (1132 MB), 3.2 times. CaDiCaL writes LRAT at about the
 //! same speed; the check is where DRAT's time went.
 use grundy::sat::CollectClauses;
-use grundy::sat::bounds::{Band, Half, band_tops, floor_unit, rung_units};
+use grundy::sat::bounds::{Band, Half};
 use grundy::sat::solve::{Answer, CadicalRun, ProofFormat, solve_cadical_with};
 use std::path::Path;
 use std::time::Instant;
@@ -56,16 +56,8 @@ fn main() {
     });
     let dir = args.iter().skip(4).find(|a| !a.contains(':')).cloned();
     let tmp = tempfile::tempdir_in(dir.as_deref().unwrap_or("/tmp")).unwrap();
-    let mut e = common::officers_encoding(p);
-    e.put_largest_first();
     let band = Band { from, below };
-    let byte = *band_tops(&e, band)
-        .iter()
-        .find(|&&c| e.expand(&[c])[0] == top)
-        .expect("TOP is a common value of the band");
-    let mut units = rung_units(&e, below).unwrap();
-    units.extend(floor_unit(&e, from));
-    units.push(e.x(0, usize::from(byte)));
+    let (e, mut units) = common::officers_piece(p, from, below, top);
     if let Some(h) = half {
         units.extend(h.units(&e).unwrap());
     }

@@ -12,7 +12,7 @@
 //! that together cost no more than the piece, so a piece could be cut once more for cores to
 //! share. One piece, one run each: a lead, not a measurement of every band.)
 use grundy::sat::CollectClauses;
-use grundy::sat::bounds::{Band, band_tops, floor_unit, rung_units};
+use grundy::sat::bounds::Band;
 use grundy::sat::solve::CadicalRun;
 use std::time::Duration;
 
@@ -27,16 +27,8 @@ fn main() {
         number(2) as u16,
         number(3) as u16,
     );
-    let mut e = common::officers_encoding(p);
-    e.put_largest_first();
     let band = Band { from, below };
-    let byte = *band_tops(&e, band)
-        .iter()
-        .find(|&&c| e.expand(&[c])[0] == top)
-        .expect("TOP is a common value of the band");
-    let mut units = rung_units(&e, below).unwrap();
-    units.extend(floor_unit(&e, from));
-    units.push(e.x(0, usize::from(byte)));
+    let (e, units) = common::officers_piece(p, from, below, top);
     let ask = |extra: &[i32], what: &str| {
         let mut cnf = e.cnf.clone();
         for &u in units.iter().chain(extra) {

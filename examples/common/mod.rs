@@ -18,6 +18,22 @@ pub fn officers_encoding(p: usize) -> PeriodEncoding {
     PeriodEncoding::new(&Game::officers(), g.space(), &rares, p).unwrap()
 }
 
+/// The largest-first encoding of Officers period `p` and the units that ask the piece `s[0]` =
+/// `top` of the band `from..below`, as `grundy sat bounds --pieces` asks it.
+pub fn officers_piece(p: usize, from: u16, below: u16, top: u16) -> (PeriodEncoding, Vec<i32>) {
+    use grundy::sat::bounds::{Band, band_tops, floor_unit, rung_units};
+    let mut e = officers_encoding(p);
+    e.put_largest_first();
+    let byte = *band_tops(&e, Band { from, below })
+        .iter()
+        .find(|&&c| e.expand(&[c])[0] == top)
+        .expect("TOP is a common value of the band");
+    let mut units = rung_units(&e, below).unwrap();
+    units.extend(floor_unit(&e, from));
+    units.push(e.x(0, usize::from(byte)));
+    (e, units)
+}
+
 /// The option shifts of Officers period `p` (see `option_shifts`), from the same rare table:
 /// what the tabu walk of `grundy::sat::local` runs on.
 pub fn officers_shifts(p: usize) -> Vec<Vec<u8>> {

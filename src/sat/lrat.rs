@@ -28,13 +28,14 @@ CNF or a clause checked before, and a number taken by both is refused.
 A proof is a sequence of lines (text) or records (binary, detected by its first byte):
 
 - `ID L1 ... Lk 0 H1 ... Hm 0` (binary `a`, then the same numbers): clause `ID` is added, where
-  `ID` is above the number of the addition before it and names no live clause. It is accepted
-  when, with every literal of the
-  clause set false, the hints taken in order each leave exactly one literal not false (which is
-  then set true, or is true already), until one leaves none (a conflict). A clause holding a
-  literal and its negation is a tautology and is accepted with no hints. A hint that names no
-  live clause, a hint with two literals not false, a negative hint (a RAT step, which CaDiCaL
-  never writes), or hints that end with no conflict: the proof is refused.
+  `ID` is above the number of the addition before it, names no live clause, and is at most 2^20
+  past every number before it (a damaged file otherwise), and its literals are of the CNF's
+  variables. It is accepted when, with every literal of the clause set false, the hints taken in
+  order each leave exactly one literal not false (which is then set true, or is true already),
+  until one leaves none (a conflict). A clause holding a literal and its negation is a tautology
+  and is accepted with no hints. A hint that names no live clause, a hint with two literals not
+  false, a negative hint (a RAT step, which CaDiCaL never writes), or hints that end with no
+  conflict: the proof is refused.
 - `ID d I1 ... Ij 0` (binary `d`, then the ids): those clauses are deleted and can be named no
   more. Deleting a clause that is not live refuses the proof.
 - `c ...`: a comment line (text only).
@@ -165,8 +166,9 @@ fn numbers_taken<R: Read>(mut input: Bytes<R>, cnf_clauses: u64) -> Vec<u64> {
         };
         match step {
             Ok(Some(Step::Add(id))) => {
-                // Numbers below `id` left to the CNF: `id - 1` less those taken before.
-                if id - 1 - taken.len() as u64 >= cnf_clauses {
+                // Numbers below `id` left to the CNF: `id - 1` less those taken before (a
+                // proof whose numbers do not go up is refused by the check proper).
+                if id.saturating_sub(1 + taken.len() as u64) >= cnf_clauses {
                     return taken;
                 }
                 taken.push(id);
@@ -193,12 +195,18 @@ struct Checker {
     trail: Vec<i32>,
     /// The number of the last addition (0 before the first).
     last_id: u64,
+    /// The largest number given to a clause so far (the CNF's last, or the last addition).
+    top_id: u64,
     cnf_clauses: u64,
     /// The variables the CNF's header declares; no literal may name another.
     vars: i32,
     /// The literals of the step being checked (a buffer kept from step to step).
     step: Vec<i32>,
 }
+
+/// How far past every number before it an addition's number may go (in CaDiCaL's proofs of
+/// Officers' pieces the numbers of additions went up by at most 2, 2026-12-01).
+const MAX_NUMBER_JUMP: u64 = 1 << 20;
 
 /// A literal's index in `values`: `2v` for `v`, `2v + 1` for `-v`.
 fn code(lit: i32) -> usize {
@@ -244,6 +252,7 @@ impl Checker {
                             next += 1;
                         }
                         self.insert(next, &clause);
+                        self.top_id = next;
                         clause.clear();
                     } else {
                         clause.push(self.literal(lit).map_err(cannot)?);
@@ -396,6 +405,13 @@ impl Checker {
         if self.clause(id).is_some() {
             return refuse(format!("adds clause {id}, a number a live clause has"));
         }
+        // CaDiCaL's numbers go up by one or two a clause; a number far past every one before
+        // is a damaged file, and would only make the table of numbers huge.
+        if id > self.top_id.max(self.last_id) + MAX_NUMBER_JUMP {
+            return refuse(format!(
+                "adds clause {id}, more than {MAX_NUMBER_JUMP} past every number before it"
+            ));
+        }
         let mut lits = std::mem::take(&mut self.step);
         lits.clear();
         let mut verdict = Ok(());
@@ -411,7 +427,7 @@ impl Checker {
         self.undo();
         if verdict.is_ok() {
             self.insert(id, &lits);
-            self.last_id = id;
+            (self.last_id, self.top_id) = (id, self.top_id.max(id));
         }
         self.step = lits;
         verdict.or_else(|why| refuse(format!("clause {id}: {why}")))
@@ -679,6 +695,8 @@ mod tests {
         // The empty clause never reached; a truncated last step.
         assert!(refused(FOUR, b"5 2 0 1 2 0\n").contains("without the empty clause"));
         assert!(refused(FOUR, b"5 2 0 1 2 0\n6 0 5 3").contains("malformed"));
+        // A number far past every number before it (a damaged file).
+        assert!(refused(FOUR, b"99999999 2 0 1 2 0\n").contains("past every number"));
         // A number not above the addition before it; a RAT hint; a clause never added.
         assert!(refused(FOUR, b"5 2 0 1 2 0\n5 0 5 3 4 0\n").contains("not above"));
         assert!(refused(FOUR, b"5 2 0 -1 2 0\n").contains("RAT"));

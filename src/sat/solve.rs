@@ -141,7 +141,8 @@ pub enum ProofFormat {
     #[default]
     Drat,
     /// Binary LRAT: each clause with the clauses it follows from, checked with no search by
-    /// [`super::lrat`] (or any LRAT checker).
+    /// [`super::lrat`] (CaDiCaL numbers the CNF's clauses its own way through its API, which
+    /// that checker reads from the proof and a standard LRAT checker would not).
     Lrat,
 }
 
@@ -404,6 +405,15 @@ pub struct ProofNote {
     pub format: String,
     /// `Some(checker)` if an independent checker accepted it; `None` if unchecked.
     pub checked_by: Option<String>,
+}
+
+impl ProofNote {
+    /// The format the proof was written in, the first word of `format` ("drat", "lrat",
+    /// "varisat"; a note of pieces says "drat in 4 pieces, ...", a checked piece's "lrat,
+    /// removed once checked").
+    pub fn written_in(&self) -> &str {
+        self.format.split([',', ' ']).next().unwrap_or("")
+    }
 }
 
 /// Solves like [`solve`] and, on UNSAT, leaves a certificate at `stem.cnf` plus `stem.drat`

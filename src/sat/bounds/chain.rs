@@ -21,7 +21,7 @@ pub struct ProveChain<'a> {
     pub question: &'a PeriodEncoding,
     /// Seconds a call may take (a rung, or a piece of one).
     pub timeout: Option<Duration>,
-    /// Where each rung's CNF and DRAT proof go (`<stem>-below<V>` or `<stem>-from<F>-below<V>`,
+    /// Where each rung's CNF and proof go (`<stem>-below<V>` or `<stem>-from<F>-below<V>`,
     /// and `-s0-<value>` after it for a piece).
     pub proof_stem: &'a Path,
     /// The format CaDiCaL writes each proof in, and the DRAT checker's command
@@ -175,9 +175,9 @@ impl Rung {
         checkers.sort_unstable();
         checkers.dedup();
         // The formats the pieces' proofs were written in ("drat", "lrat"; "drat and lrat" for
-        // a band proved partly by each), from their notes' first word.
+        // a band proved partly by each).
         let mut formats: Vec<&str> = (self.pieces.iter())
-            .filter_map(|piece| piece.proof.as_ref()?.format.split([',', ' ']).next())
+            .filter_map(|piece| Some(piece.proof.as_ref()?.written_in()))
             .collect();
         formats.sort_unstable();
         formats.dedup();
@@ -209,9 +209,10 @@ impl Rung {
 }
 
 /// Gives every UNSAT rung the ladder's bound rests on ([`Ladder::chain`]) that has no checked
-/// proof a DRAT proof: the rung (or each of its pieces, [`ProveChain::pieces`]) asked again in a
-/// fresh CaDiCaL on its own CNF, the proof checked by the command in `GRUNDY_DRAT_CHECKER`
-/// ([`crate::sat::solve::solve_with_proof`]). Makes `calls` (those of [`chain_calls`] for this
+/// proof a proof: the rung (or each of its pieces, [`ProveChain::pieces`]) asked again in a
+/// fresh CaDiCaL on its own CNF, the proof checked as [`ProveChain::proof`] says (DRAT by the
+/// command in `GRUNDY_DRAT_CHECKER`, LRAT by [`crate::sat::lrat`];
+/// [`crate::sat::solve::solve_with_proof_checked_by`]). Makes `calls` (those of [`chain_calls`] for this
 /// ladder), `run.jobs` at once; `after_call` sees the ladder after each (to save it, and say so)
 /// with the seconds the call took. A call with no answer in `timeout` keeps no proof. With one
 /// job no further call starts after it (the calls left are higher, so harder); with more, the
@@ -320,7 +321,7 @@ fn record_proof(
     Ok(rung.close_pieces(e, run.proof_stem))
 }
 
-/// One call asked again in a fresh CaDiCaL writing DRAT on its own CNF (the rung's, with
+/// One call asked again in a fresh CaDiCaL writing a proof on its own CNF (the rung's, with
 /// `s[0]` fixed for a piece), the proof checked as `run.proof` says; ends with a timeout when
 /// `stop` rises.
 fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutcome {

@@ -280,10 +280,8 @@ impl Ladder {
     /// there is no such band. Why: a chain proof runs for days, and the climb's hours alone say
     /// little of how long; what the proofs below took says more.
     pub fn proof_pace(&self, format: crate::sat::solve::ProofFormat) -> Option<(usize, f64)> {
-        let in_format = |p: &ProofPiece| {
-            let written = p.proof.as_ref().map(|n| n.format.as_str()).unwrap_or("");
-            written.split([',', ' ']).next() == Some(format.name())
-        };
+        let in_format =
+            |p: &ProofPiece| p.proof.as_ref().map(|n| n.written_in()) == Some(format.name());
         let proved: Vec<&Rung> = (self.chain().into_iter())
             .filter(|r| r.has_checked_proof() && r.threads <= 1 && r.seconds > 0.0)
             .filter(|r| r.pieces.iter().any(ProofPiece::is_checked))
