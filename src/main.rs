@@ -291,7 +291,16 @@ enum SatCommand {
     /// CNF's unsatisfiability, with grundy's own LRAT checker (no search; shares no code with
     /// the solver or the encoder). One line; exit 0 when accepted, 1 when refused, 2 when it
     /// cannot check (a file unreadable, a CNF malformed): the protocol of GRUNDY_DRAT_CHECKER.
-    CheckLrat { cnf: PathBuf, proof: PathBuf },
+    CheckLrat {
+        cnf: PathBuf,
+        proof: PathBuf,
+        /// Once the proof is accepted, write it here as text LRAT in LRAT's own numbering (the
+        /// CNF's clauses 1..N, the proof's from N + 1), for a third party's LRAT checker
+        /// (cake_lpr, drat-trim's lrat-check): CaDiCaL's numbering through its API is read
+        /// from the proof by grundy's checker only.
+        #[arg(long, value_name = "OUT")]
+        standard: Option<PathBuf>,
+    },
     /// Periods excluded without solving (p divides l + 1 for a losing position l).
     Excluded {
         game: String,

@@ -1009,11 +1009,74 @@ fn sat_command_enumerates_and_writes_certificates() {
     );
 }
 
+/// A plain LRAT checker of text proofs in LRAT's own numbering (the CNF's clauses 1..N in the
+/// file's order), written here apart from `grundy::sat::lrat`: every addition must follow from
+/// its hints by unit propagation, the empty clause must come. The oracle of the renumbering.
+fn plain_lrat_check(cnf: &str, proof: &str) -> Result<(), String> {
+    use std::collections::HashMap;
+    let numbers = |line: &str| -> Vec<i64> {
+        (line.split_whitespace())
+            .filter(|w| *w != "d")
+            .map(|w| w.parse().unwrap())
+            .collect()
+    };
+    let mut clauses: HashMap<i64, Vec<i64>> = HashMap::new();
+    let body = cnf
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p'));
+    for (k, line) in body.enumerate() {
+        let lits = numbers(line);
+        assert_eq!(lits.last(), Some(&0), "one clause a line");
+        clauses.insert(k as i64 + 1, lits[..lits.len() - 1].to_vec());
+    }
+    for line in proof.lines() {
+        let n = numbers(line);
+        if line.split_whitespace().nth(1) == Some("d") {
+            for id in &n[1..n.len() - 1] {
+                clauses.remove(id).ok_or(format!("deletes {id}"))?;
+            }
+            continue;
+        }
+        let zero = n[1..].iter().position(|&x| x == 0).unwrap() + 1;
+        let (lits, hints) = (&n[1..zero], &n[zero + 1..n.len() - 1]);
+        let mut truth: HashMap<i64, bool> = lits.iter().map(|&l| (l.abs(), l < 0)).collect();
+        let value = |truth: &HashMap<i64, bool>, l: i64| truth.get(&l.abs()).map(|&t| t == (l > 0));
+        let mut conflict = false;
+        for h in hints {
+            let hint = clauses
+                .get(h)
+                .ok_or(format!("line {}: no clause {h}", n[0]))?;
+            let open: Vec<i64> = (hint.iter().copied())
+                .filter(|&l| value(&truth, l) != Some(false))
+                .collect();
+            match open[..] {
+                [] => {
+                    conflict = true;
+                    break;
+                }
+                [l] => {
+                    truth.insert(l.abs(), l > 0);
+                }
+                _ => return Err(format!("line {}: hint {h} is no unit", n[0])),
+            }
+        }
+        if !conflict {
+            return Err(format!("line {}: no conflict", n[0]));
+        }
+        if lits.is_empty() {
+            return Ok(());
+        }
+        clauses.insert(n[0], lits.to_vec());
+    }
+    Err("no empty clause".into())
+}
+
 /// CaDiCaL's own LRAT proofs against grundy's LRAT checker. The rung "every value below 40" of
 /// Officers p = 4 (mvr's rare table) is UNSAT: the brute force over patterns finds none, and
 /// rate accepts CaDiCaL's DRAT proof of the same CNF. Its LRAT proof (binary, with CaDiCaL's
 /// numbering of the CNF: clauses derived while the units were given take numbers between
-/// them) is accepted, by the proof pipeline and by `grundy sat check-lrat`. Against the CNF
+/// them) is accepted, by the proof pipeline and by `grundy sat check-lrat`, and written by it in
+/// LRAT's own numbering, a plain LRAT checker written in this test accepts it. Against the CNF
 /// without the rung's units, which CaDiCaL satisfies (the model checked clause by clause), the
 /// same proof is refused, and so is the proof cut in half or with one byte changed. A checker that accepted
 /// any well-formed proof, numbered the CNF 1..N, or skipped hints would fail here.
@@ -1085,6 +1148,24 @@ fn cadical_s_lrat_proofs_pass_grundy_s_checker_and_wrong_ones_do_not() {
     let o = crate::cli::grundy(&["sat", "check-lrat", cnf_path.to_str().unwrap(), &note.proof]);
     assert!(o.status.success(), "{o:?}");
     assert!(String::from_utf8_lossy(&o.stdout).starts_with(&checker_name()));
+    // Renumbered for a third party's checker: a plain one, written here apart from grundy's
+    // and knowing only LRAT's own numbering, accepts it.
+    let standard = dir.path().join("standard.lrat");
+    let args = [
+        "sat",
+        "check-lrat",
+        cnf_path.to_str().unwrap(),
+        &note.proof,
+        "--standard",
+    ];
+    let o = crate::cli::grundy(&[&args[..], &[standard.to_str().unwrap()]].concat());
+    assert!(o.status.success(), "{o:?}");
+    let read = |p: &Path| std::fs::read_to_string(p).unwrap();
+    assert_eq!(plain_lrat_check(&read(&cnf_path), &read(&standard)), Ok(()));
+    let nowhere = dir.path().join("no-such-folder/standard.lrat");
+    let o = crate::cli::grundy(&[&args[..], &[nowhere.to_str().unwrap()]].concat());
+    let said = crate::cli::failed_in_one_line(&o, "an unwritable --standard");
+    assert!(said.contains("no-such-folder"), "{said}");
     // Without the rung's units: satisfiable (p = 4 has patterns; CaDiCaL's model satisfies
     // every clause), so no proof of it can pass.
     let weaker = e.cnf.clone();

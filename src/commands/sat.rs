@@ -40,7 +40,11 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
             };
             run_sat_export(&game, values, question, out.as_deref())
         }
-        SatCommand::CheckLrat { cnf, proof } => Ok(run_sat_check_lrat(&cnf, &proof)),
+        SatCommand::CheckLrat {
+            cnf,
+            proof,
+            standard,
+        } => Ok(run_sat_check_lrat(&cnf, &proof, standard.as_deref())),
         SatCommand::Excluded {
             game,
             periods,
@@ -80,8 +84,14 @@ pub(crate) fn run_sat(what: SatCommand) -> Result<ExitCode> {
 
 /// `grundy sat check-lrat`: the checker's verdict in one line, and the exit code of the checker
 /// protocol ([`grundy::sat::solve::check_drat_proof`]): 0 accepted, 1 refused, 2 no verdict.
-fn run_sat_check_lrat(cnf: &std::path::Path, proof: &std::path::Path) -> ExitCode {
-    use grundy::sat::lrat::{LratError, check_files, checker_name};
+/// With `standard`, an accepted proof is written there renumbered, and a second line says so
+/// (a failure to write it is one line on standard error and exit 2: the verdict stands).
+fn run_sat_check_lrat(
+    cnf: &std::path::Path,
+    proof: &std::path::Path,
+    standard: Option<&std::path::Path>,
+) -> ExitCode {
+    use grundy::sat::lrat::{LratError, check_files, checker_name, write_standard};
     match check_files(cnf, proof, None) {
         Ok(c) => {
             println!(
@@ -92,7 +102,32 @@ fn run_sat_check_lrat(cnf: &std::path::Path, proof: &std::path::Path) -> ExitCod
                 c.hints,
                 c.deletions
             );
-            ExitCode::SUCCESS
+            let Some(out) = standard else {
+                return ExitCode::SUCCESS;
+            };
+            match write_standard(cnf, proof, out) {
+                Ok(r) => {
+                    println!(
+                        "written to {} in LRAT's numbering: the CNF's clauses 1..{}, {} \
+                         additions and {} deletions",
+                        out.display(),
+                        r.cnf_clauses,
+                        r.additions,
+                        r.deletions
+                    );
+                    ExitCode::SUCCESS
+                }
+                // A file unreadable or unwritable names itself; a step it cannot renumber is
+                // the proof's.
+                Err(e @ LratError::Cannot(_)) => {
+                    eprintln!("grundy: {e}");
+                    ExitCode::from(2)
+                }
+                Err(e) => {
+                    eprintln!("grundy: cannot renumber {}: {e}", proof.display());
+                    ExitCode::from(2)
+                }
+            }
         }
         Err(LratError::Refused(why)) => {
             println!("{}: refused {}: {why}", checker_name(), proof.display());

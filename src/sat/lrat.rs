@@ -478,6 +478,159 @@ impl Checker {
     }
 }
 
+/// What [`write_standard`] wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Renumbered {
+    /// The CNF's clauses, numbered 1..N in the file's order.
+    pub cnf_clauses: u64,
+    /// Additions and deletions written, numbered from N + 1.
+    pub additions: u64,
+    pub deletions: u64,
+}
+
+/// Writes `proof` to `out` as text LRAT in LRAT's own numbering: the CNF's clauses 1..N in the
+/// file's order, the proof's additions N + 1, N + 2, ... in turn, every hint and deletion
+/// renumbered to match, up to the empty clause. Why: a proof CaDiCaL wrote through its API
+/// numbers the CNF its own way (see the module's doc), which only this module reads; so
+/// renumbered, a third party's LRAT checker (cake_lpr, verified in CakeML, or drat-trim's
+/// `lrat-check`) can check it too. It checks nothing itself: check the proof first
+/// ([`check_files`]), as `grundy sat check-lrat --standard` does. Written atomically.
+///
+/// # Errors
+/// [`LratError::Cannot`] if a file cannot be read or written, [`LratError::Refused`] if a
+/// step names a number no clause had or the proof is malformed.
+pub fn write_standard(cnf: &Path, proof: &Path, out: &Path) -> Result<Renumbered, LratError> {
+    let open = |path: &Path| {
+        std::fs::File::open(path)
+            .map_err(|e| LratError::Cannot(format!("cannot read {}: {e}", path.display())))
+    };
+    let cnf_clauses = count_cnf_clauses(Bytes::new(open(cnf)?))?;
+    let taken = numbers_taken(Bytes::new(open(proof)?), cnf_clauses);
+    let mut renumber = Renumbering::of_cnf(cnf_clauses, &taken);
+    let mut input = Bytes::new(open(proof)?);
+    let mut failed = None;
+    crate::io::write_atomic(out, |w| {
+        renumber.write(&mut input, w).map_err(|e| {
+            let text = e.to_string();
+            failed = Some(e);
+            std::io::Error::other(text)
+        })
+    })
+    .map_err(|e| {
+        failed
+            .take()
+            .unwrap_or_else(|| LratError::Cannot(e.to_string()))
+    })?;
+    Ok(renumber.done)
+}
+
+/// CaDiCaL's number of each clause (the index) to LRAT's (0: none).
+struct Renumbering {
+    to_standard: Vec<u64>,
+    /// The largest of CaDiCaL's numbers so far, for the same bound on jumps as the checker's.
+    top: u64,
+    done: Renumbered,
+}
+
+impl Renumbering {
+    /// The CNF's `k`-th clause had the `k`-th number that no addition of `taken` took.
+    fn of_cnf(cnf_clauses: u64, taken: &[u64]) -> Self {
+        let mut r = Renumbering {
+            to_standard: vec![0],
+            top: 0,
+            done: Renumbered {
+                cnf_clauses,
+                ..Renumbered::default()
+            },
+        };
+        let (mut next, mut taken) = (0u64, taken.iter().peekable());
+        for k in 1..=cnf_clauses {
+            next += 1;
+            while taken.next_if_eq(&&next).is_some() {
+                next += 1;
+            }
+            r.name(next, k);
+        }
+        r
+    }
+
+    fn name(&mut self, cadical: u64, standard: u64) {
+        let index = cadical as usize;
+        if index >= self.to_standard.len() {
+            self.to_standard
+                .resize((index + 1).max(2 * self.to_standard.len()), 0);
+        }
+        self.to_standard[index] = standard;
+        self.top = self.top.max(cadical);
+    }
+
+    fn standard(&self, cadical: i64) -> Result<u64, LratError> {
+        let found = usize::try_from(cadical)
+            .ok()
+            .and_then(|i| self.to_standard.get(i).copied());
+        match found {
+            Some(n) if n > 0 => Ok(n),
+            _ => refuse(format!(
+                "a step names clause {cadical}, which no clause had"
+            )),
+        }
+    }
+
+    fn write<R: Read>(
+        &mut self,
+        input: &mut Bytes<R>,
+        w: &mut dyn std::io::Write,
+    ) -> Result<(), LratError> {
+        use std::io::Write as _;
+        let malformed = |e: std::io::Error| LratError::Refused(format!("malformed proof: {e}"));
+        let io = |e: std::io::Error| LratError::Cannot(format!("cannot write: {e}"));
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+        let binary = matches!(input.peek().map_err(malformed)?, Some(b'a' | b'd'));
+        let (mut clause, mut ids) = (Vec::new(), Vec::new());
+        loop {
+            let step = if binary {
+                input.binary_step(&mut clause, &mut ids)
+            } else {
+                input.text_step(&mut clause, &mut ids)
+            }
+            .map_err(malformed)?;
+            let last = self.done.cnf_clauses + self.done.additions;
+            match step {
+                None => return refuse("the proof ends without the empty clause"),
+                Some(Step::Delete) => {
+                    write!(w, "{last} d").map_err(io)?;
+                    for &id in &ids {
+                        write!(w, " {}", self.standard(id)?).map_err(io)?;
+                    }
+                    writeln!(w, " 0").map_err(io)?;
+                    self.done.deletions += ids.len() as u64;
+                }
+                Some(Step::Add(id)) => {
+                    if id > self.top + MAX_NUMBER_JUMP {
+                        return refuse(format!(
+                            "adds clause {id}, far past every number before it"
+                        ));
+                    }
+                    write!(w, "{}", last + 1).map_err(io)?;
+                    for &l in &clause {
+                        write!(w, " {l}").map_err(io)?;
+                    }
+                    write!(w, " 0").map_err(io)?;
+                    for &h in &ids {
+                        write!(w, " {}", self.standard(h)?).map_err(io)?;
+                    }
+                    writeln!(w, " 0").map_err(io)?;
+                    self.name(id, last + 1);
+                    self.done.additions += 1;
+                    if clause.is_empty() {
+                        return w.flush().map_err(io);
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// One step of a proof: clause `id` added (its literals and hints in the caller's buffers), or
 /// the clauses in the id buffer deleted.
 enum Step {
