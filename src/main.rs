@@ -459,6 +459,11 @@ struct CubesArgs {
     /// proofs, checked in-process by varisat-checker (its author's), with no external checker.
     #[arg(long, requires = "certify", default_value = "cadical")]
     prover: grundy::sat::solve::SolverKind,
+    /// With --certify and --prover cadical: the proofs' format. drat: read by
+    /// GRUNDY_DRAT_CHECKER's command; lrat: binary LRAT, checked by grundy's own LRAT checker
+    /// with no search (no external checker needed).
+    #[arg(long, value_enum, requires = "certify", default_value = "drat")]
+    proof_format: grundy::sat::solve::ProofFormat,
     /// With --certify: regions proved by one solver call and one check of its proof (the CNF
     /// loaded and parsed once for all of them: Officers p = 39, 19.4 s a region one at a time,
     /// 11.1 s ten at a time, 9.0 s thirty at a time). A call outlasting the deadline is lost

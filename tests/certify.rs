@@ -207,6 +207,25 @@ fn a_band_is_certified_by_drat_proofs_that_rate_accepts() {
     assert!(refused.contains("cadical finds a model"), "{refused}");
 }
 
+/// The same band certified by CaDiCaL's LRAT proofs, each checked by grundy's LRAT checker in
+/// the call (no DRAT checker set); a forged region holding patterns, third in its batch, is
+/// named by its model; varisat, which writes no LRAT here, is refused in one line.
+#[test]
+fn a_band_is_certified_by_lrat_proofs_that_grundy_checks() {
+    let lrat = ["--proof-format", "lrat"];
+    let (dir, regions) = certified_band(&lrat, None, &grundy::sat::lrat::checker_name());
+    let out = dir.path().join("periods.json").display().to_string();
+    let ledger_path = dir.path().join("cubes-p4-feasible-band0-40.json");
+    let (first, second) = (regions[0].render(), regions[1].render());
+    forge_log(&ledger_path, &[&first, &second, "*"]);
+    let refused = failed_in_one_line(&certify(&out, &lrat, None), "a forged log");
+    assert!(refused.contains("region 2 (*)"), "{refused}");
+    assert!(refused.contains("cadical finds a model"), "{refused}");
+    let varisat = [&lrat[..], &["--prover", "varisat"]].concat();
+    let refused = failed_in_one_line(&certify(&out, &varisat, None), "LRAT by varisat");
+    assert!(refused.contains("only CaDiCaL writes LRAT"), "{refused}");
+}
+
 /// Band 0..40 of p = 4 (no pattern there, by the brute force) refuted in several runs and
 /// certified by `sat cubes --certify` with `extra` and `checker`: every region checked by a
 /// checker whose name starts with `checked_by`. Returns the folder and the logged regions.

@@ -55,7 +55,7 @@ fn one_campaign(
     let path = args.ledger.clone().unwrap_or_else(beside);
     if args.certify {
         let calls = (args.threads.unwrap_or(1), args.batch as usize);
-        return c.certify(&path, args.prover, calls, deadline);
+        return c.certify(&path, (args.prover, args.proof_format), calls, deadline);
     }
     let _lock = Ledger::lock(&path)?;
     // A reopening says where the campaign stands once it is done.
@@ -380,7 +380,10 @@ impl Campaign {
     fn certify(
         &self,
         path: &Path,
-        prover: grundy::sat::solve::SolverKind,
+        prover: (
+            grundy::sat::solve::SolverKind,
+            grundy::sat::solve::ProofFormat,
+        ),
         (threads, batch): (usize, usize),
         deadline: Option<Instant>,
     ) -> Result<Verdict> {
@@ -646,19 +649,27 @@ fn reopen_unlogged(path: &Path, ledger: &mut Ledger) -> Result<()> {
     Ok(())
 }
 
-/// `--prover` with the DRAT checker's command (`GRUNDY_DRAT_CHECKER`, which CaDiCaL's proofs
-/// need).
+/// `--prover` and `--proof-format` with the DRAT checker's command (`GRUNDY_DRAT_CHECKER`,
+/// which CaDiCaL's DRAT proofs need).
 fn certify_prover(
-    kind: grundy::sat::solve::SolverKind,
+    (kind, format): (
+        grundy::sat::solve::SolverKind,
+        grundy::sat::solve::ProofFormat,
+    ),
     checker: &str,
 ) -> Result<grundy::sat::certify::Prover<'_>> {
     use grundy::sat::certify::Prover;
-    use grundy::sat::solve::{DRAT_CHECKER_VAR, SolverKind};
+    use grundy::sat::solve::{DRAT_CHECKER_VAR, ProofFormat, SolverKind};
     Ok(match kind {
+        SolverKind::Cadical if format == ProofFormat::Lrat => Prover::CadicalLrat,
+        _ if format == ProofFormat::Lrat => {
+            bail!("--proof-format lrat: only CaDiCaL writes LRAT here (--prover cadical)")
+        }
         SolverKind::Cadical if checker.trim().is_empty() => bail!(
             "--certify needs an independent DRAT checker: set {DRAT_CHECKER_VAR} (for instance \
              \"sh encodings/check_drat_rate.sh\", with rate from crates.io, or \
-             \"python3 encodings/check_drat.py\", with dratify from PyPI), or use --prover varisat"
+             \"python3 encodings/check_drat.py\", with dratify from PyPI), or use --proof-format \
+             lrat or --prover varisat"
         ),
         SolverKind::Cadical => Prover::CadicalDrat { checker },
         SolverKind::Varisat => Prover::Varisat,
