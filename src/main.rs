@@ -533,6 +533,12 @@ struct BoundsArgs {
     /// a chain's proofs cost about a third of DRAT's with rate).
     #[arg(long, value_enum, default_value = "drat", requires = "proof_dir")]
     proof_format: grundy::sat::solve::ProofFormat,
+    /// Keep each proof's CNF and proof file in --proof-dir once checked (the ladder's note then
+    /// says "kept"), for a third party's checker (`sat check-lrat --standard` writes an LRAT
+    /// proof in LRAT's own numbering). Without it they are removed once checked: a hard
+    /// rung's proof runs to gigabytes, and the check is what counts.
+    #[arg(long, requires = "proof_dir")]
+    keep_proofs: bool,
     /// With --prove-chain: rungs (or pieces) proved at once, each its own CaDiCaL and checker
     /// (their proofs, gigabytes for hard rungs, lie in --proof-dir side by side until checked).
     #[arg(long, default_value_t = 1, requires = "prove_chain")]

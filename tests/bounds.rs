@@ -1322,6 +1322,107 @@ fn a_chain_proved_in_lrat_is_checked_by_grundy_piece_by_piece() {
     assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0, "files left");
 }
 
+/// p = 4's ladder below 40 (bands from 8 by 32) in `dir`, asked in pieces by `sat bounds
+/// ... extra` with LRAT proofs in `dir/proofs` and no DRAT checker set: the ladder.
+fn p4_pieces_in_lrat(dir: &Path, extra: &[&str]) -> Json {
+    let out = dir.join("periods.json").display().to_string();
+    let proofs = dir.join("proofs").display().to_string();
+    let files = [
+        "--proof-dir",
+        &proofs,
+        "--proof-format",
+        "lrat",
+        "--out",
+        &out,
+    ];
+    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
+        .args(P4_BOUNDS)
+        .args(["--from", "8", "--step", "32", "--to", "40", "--pieces"])
+        .args([&files[..], extra].concat())
+        .env_remove(grundy::sat::solve::DRAT_CHECKER_VAR)
+        .output()
+        .unwrap();
+    assert!(run.status.success(), "{run:?}");
+    ladder_json(&dir.join("bounds-p4-feasible.json"))
+}
+
+/// Every band of `ladder` proved in LRAT pieces, one per common value of the band (counted
+/// from the definition), each checked by grundy's checker, its note naming its files alone
+/// and ending with `fate`, as the band's note does; the files in `proofs` are exactly those
+/// the notes name when `fate` is "kept" (each accepted again by `grundy sat check-lrat`), none
+/// otherwise.
+fn assert_proofs_settled(ladder: &Json, proofs: &Path, fate: &str) {
+    let mut named = HashSet::new();
+    let rungs = ladder["rungs"].as_array().unwrap();
+    assert_eq!(
+        rungs_of(ladder),
+        [(0, 8, "unsat".into()), (8, 40, "unsat".into())]
+    );
+    for (rung, (from, below, _)) in rungs.iter().zip(rungs_of(ladder)) {
+        let in_band: Vec<u16> = (from..below).filter(|&v| is_common(v)).collect();
+        assert_eq!(piece_tops(rung), in_band, "{rung}");
+        for piece in rung["pieces"].as_array().unwrap() {
+            let note = &piece["proof"];
+            assert_eq!(
+                note["checked_by"],
+                grundy::sat::lrat::checker_name().as_str()
+            );
+            assert_eq!(note["format"], format!("lrat, {fate}"), "{piece}");
+            let (cnf, proof) = (
+                note["cnf"].as_str().unwrap(),
+                note["proof"].as_str().unwrap(),
+            );
+            assert!(!cnf.contains('/') && !proof.contains('/'), "{piece}");
+            named.extend([cnf.to_string(), proof.to_string()]);
+            if fate == "kept" {
+                let (cnf, proof) = (proofs.join(cnf), proofs.join(proof));
+                let again = grundy(&["sat", "check-lrat", path_str(&cnf), path_str(&proof)]);
+                assert!(again.status.success(), "{piece}: {again:?}");
+            }
+        }
+        let n = in_band.len();
+        let words = format!("lrat in {n} pieces, one per value of s[0] (the largest), {fate}");
+        assert_eq!(rung["proof"]["format"], words, "{rung}");
+    }
+    let left: HashSet<String> = std::fs::read_dir(proofs).map_or(HashSet::new(), |d| {
+        d.map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+            .collect()
+    });
+    match fate {
+        "kept" => assert_eq!(left, named),
+        _ => assert!(left.is_empty(), "{left:?}"),
+    }
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A checked proof's files are removed, by a climb as by a chain, unless `--keep-proofs`, and
+/// the ladder says which: p = 4's bands below 40 climbed in LRAT pieces with and without it,
+/// and climbed bare and then proved by a chain that keeps them. (A climb used to keep every
+/// file while its band's note said "removed once checked".)
+#[test]
+fn checked_proofs_are_removed_unless_kept_and_the_ladder_says_which() {
+    let removed = tempfile::tempdir().unwrap();
+    let ladder = p4_pieces_in_lrat(removed.path(), &[]);
+    let fate = "removed once checked";
+    assert_proofs_settled(&ladder, &removed.path().join("proofs"), fate);
+    let kept = tempfile::tempdir().unwrap();
+    let ladder = p4_pieces_in_lrat(kept.path(), &["--keep-proofs"]);
+    assert_proofs_settled(&ladder, &kept.path().join("proofs"), "kept");
+
+    let chained = tempfile::tempdir().unwrap();
+    let out = chained.path().join("periods.json").display().to_string();
+    let bare = [
+        "--from", "8", "--step", "32", "--to", "40", "--pieces", "--out", &out,
+    ];
+    assert!(grundy(&[&P4_BOUNDS[..], &bare].concat()).status.success());
+    let chain = ["--prove-chain", "--keep-proofs"];
+    let ladder = p4_pieces_in_lrat(chained.path(), &chain);
+    assert_proofs_settled(&ladder, &chained.path().join("proofs"), "kept");
+}
+
 /// `--prove-chain --pieces` proves each band one value of its largest value at a time: every
 /// rung's pieces are exactly the common values of its band (counted here from the definition,
 /// not by the encoding), each checked by rate (or dratify), and only then does the rung get its
@@ -2449,6 +2550,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         stop: &stop,
         proof_stem: None,
         proof_format: grundy::sat::solve::ProofFormat::Drat,
+        keep_proofs: false,
         incremental: false,
         pieces: true,
         lemma_stem: None,

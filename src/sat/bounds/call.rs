@@ -95,12 +95,13 @@ pub(super) fn rung_stem(stem: &Path, from: Value, below: Value) -> PathBuf {
 
 /// A fresh CaDiCaL on `cnf` writing a proof at `stem` (`.cnf`, and `.drat` or `.lrat`),
 /// checked by the DRAT checker's command when there is one (an LRAT proof always, by
-/// [`crate::sat::lrat`]), ending with no answer when `stop` rises.
+/// [`crate::sat::lrat`]), ending with no answer when `stop` rises. A checked proof's files
+/// are then settled as `keep_files` says ([`settle_checked_files`]).
 pub(super) fn asked_with_proof(
     cnf: &crate::sat::Cnf,
     timeout: Option<Duration>,
     stem: &Path,
-    proof: (ProofFormat, Option<&str>),
+    (proof, keep_files): ((ProofFormat, Option<&str>), bool),
     stop: &AtomicBool,
 ) -> PieceOutcome {
     let (answer, proof) = crate::sat::solve::solve_with_proof_checked_by(
@@ -113,7 +114,57 @@ pub(super) fn asked_with_proof(
     )
     .map_err(|e| e.to_string())?;
     Ok(Asked {
-        proof,
+        proof: proof.map(|note| settle_checked_files(note, keep_files)),
         ..Asked::plain(answer)
     })
+}
+
+/// What a checked proof's note says of its files, which are removed unless `keep_files`
+/// (`--keep-proofs`). Why removed: proofs of hard rungs run to gigabytes and the check is what
+/// counts (`--prove-chain` makes them again); why kept on request: a third party's checker
+/// (`sat check-lrat --standard` writes an LRAT proof in its numbering) can then read them. The
+/// note names the files alone, not the folder, so a ladder in git holds no path of the machine
+/// it ran on; its format says which it was ("lrat, removed once checked", "lrat, kept"). An
+/// unchecked proof's note is left as it is, naming files that are still there.
+pub(super) fn settle_checked_files(note: ProofNote, keep_files: bool) -> ProofNote {
+    if note.checked_by.is_none() {
+        return note;
+    }
+    if !keep_files {
+        let _ = std::fs::remove_file(&note.cnf);
+        let _ = std::fs::remove_file(&note.proof);
+    }
+    ProofNote {
+        cnf: crate::io::file_name(Path::new(&note.cnf)),
+        proof: crate::io::file_name(Path::new(&note.proof)),
+        format: format!("{}, {}", note.format, files_fate(keep_files)),
+        checked_by: note.checked_by,
+    }
+}
+
+/// The words a checked proof's note ends with: what became of its files.
+pub(super) fn files_fate(kept: bool) -> &'static str {
+    match kept {
+        true => KEPT,
+        false => REMOVED,
+    }
+}
+
+const KEPT: &str = "kept";
+const REMOVED: &str = "removed once checked";
+
+/// What a band's note proved in pieces says of their files, from its pieces' formats: each
+/// piece's own fate ([`settle_checked_files`]), or both when runs differed. A format with no
+/// fate is an older climb's note, whose files were left where they were.
+pub(super) fn pieces_files_fate<'a>(formats: impl Iterator<Item = &'a str>) -> &'static str {
+    let (mut kept, mut removed) = (false, false);
+    for format in formats {
+        kept |= !format.ends_with(REMOVED);
+        removed |= format.ends_with(REMOVED);
+    }
+    match (kept, removed) {
+        (true, false) => "kept",
+        (true, true) => "some kept, the rest removed once checked",
+        _ => REMOVED,
+    }
 }

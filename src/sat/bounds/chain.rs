@@ -30,6 +30,9 @@ pub struct ProveChain<'a> {
     /// its check does no search; on two calls of this chain (2026-12-01) CaDiCaL took about as
     /// long to write it, and its check took 1.4 and 2.0 s where rate took 39.7 and 54.0 s.
     pub proof: (ProofFormat, Option<&'a str>),
+    /// Keep each proof's files once checked (`--keep-proofs`), else remove them
+    /// ([`super::call::settle_checked_files`]).
+    pub keep_proofs: bool,
     /// Calls made at once, each its own CaDiCaL and checker (1: one after another). The rungs
     /// of a chain, and the pieces of a rung, are independent questions, so a machine with cores
     /// (and disk for their proofs) to spare proves them side by side.
@@ -181,19 +184,22 @@ impl Rung {
             .collect();
         formats.sort_unstable();
         formats.dedup();
+        let fate = super::call::pieces_files_fate(
+            (self.pieces.iter()).filter_map(|piece| Some(piece.proof.as_ref()?.format.as_str())),
+        );
         let name = crate::io::file_name(&rung_stem(stem, self.from, self.below));
         self.proof = Some(ProofNote {
             cnf: format!("{name}-s0-*.cnf"),
             proof: format!("{name}-s0-*.{}", formats.join("|")),
             format: match self.pieces.iter().any(|p| p.half.is_some()) {
                 false => format!(
-                    "{} in {} pieces, one per value of s[0] (the largest), removed once checked",
+                    "{} in {} pieces, one per value of s[0] (the largest), {fate}",
                     formats.join(" and "),
                     values.len()
                 ),
                 true => format!(
                     "{} in pieces, one per value of s[0] (the largest) or {} of one, \
-                     covering its {} values, removed once checked",
+                     covering its {} values, {fate}",
                     formats.join(" and "),
                     match self.pieces.iter().any(ProofPiece::is_between_cuts) {
                         false => "two halves",
@@ -296,7 +302,6 @@ fn record_proof(
     (note, seconds): (Option<ProofNote>, Duration),
 ) -> Result<bool, String> {
     let rung = &mut ladder.rungs[call.index];
-    let note = note.map(drop_checked_files);
     let Some(top) = call.top else {
         rung.proof = note;
         return Ok(true);
@@ -338,24 +343,8 @@ fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutc
     }
     let piece = call.top.map(|top| (e.expand(&[top])[0], call.half));
     let stem = rung_stem_of(run.proof_stem, ((from, below), piece));
-    asked_with_proof(&with_units(e, &units), run.timeout, &stem, run.proof, stop)
-}
-
-/// A checked proof's CNF and proof files removed (proofs of hard rungs run to gigabytes, and
-/// the check is what counts; `--prove-chain` makes them again), the note keeping their names
-/// and format only; an unchecked one is left as it is.
-fn drop_checked_files(note: ProofNote) -> ProofNote {
-    if note.checked_by.is_none() {
-        return note;
-    }
-    let _ = std::fs::remove_file(&note.cnf);
-    let _ = std::fs::remove_file(&note.proof);
-    ProofNote {
-        cnf: crate::io::file_name(Path::new(&note.cnf)),
-        proof: crate::io::file_name(Path::new(&note.proof)),
-        format: format!("{}, removed once checked", note.format),
-        checked_by: note.checked_by,
-    }
+    let proof = (run.proof, run.keep_proofs);
+    asked_with_proof(&with_units(e, &units), run.timeout, &stem, proof, stop)
 }
 
 /// What [`prove_chain`] did, and what it left without a proof: calls with no answer in the

@@ -47,6 +47,9 @@ pub struct Climb<'a> {
     /// The format of those proofs (DRAT checked by `GRUNDY_DRAT_CHECKER`, or LRAT checked by
     /// [`crate::sat::lrat`]).
     pub proof_format: crate::sat::solve::ProofFormat,
+    /// Keep each proof's files once checked (`--keep-proofs`), else remove them, as the chain
+    /// does ([`super::call::settle_checked_files`]).
+    pub keep_proofs: bool,
     /// All rungs in one incremental CaDiCaL, each under its bound as assumptions, a refuted one
     /// kept as a clause (no proofs).
     pub incremental: bool,
@@ -605,7 +608,7 @@ fn fresh_rung(
     if let Some(stem) = &run.proof_stem {
         let checker = crate::sat::solve::drat_checker_from_env();
         let stem = rung_stem_of(stem, which);
-        let proof = (run.proof_format, checker.as_deref());
+        let proof = ((run.proof_format, checker.as_deref()), run.keep_proofs);
         return asked_with_proof(&cnf, run.timeout, &stem, proof, stop);
     }
     let Some(stem) = &run.lemma_stem else {

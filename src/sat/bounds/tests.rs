@@ -551,6 +551,7 @@ fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
         timeout: None,
         proof_stem: Path::new("unused"),
         proof: (crate::sat::solve::ProofFormat::Drat, Some("unused")),
+        keep_proofs: false,
         jobs,
         pieces: true,
         cut: None,
@@ -625,6 +626,7 @@ fn the_chain_s_pieces_go_in_halves_under_a_cut() {
         timeout: None,
         proof_stem: Path::new("unused"),
         proof: (crate::sat::solve::ProofFormat::Drat, Some("unused")),
+        keep_proofs: false,
         jobs: 1,
         pieces: true,
         cut: Some(cut),
@@ -687,4 +689,22 @@ fn a_merge_says_what_it_did_in_words() {
         "2 tries taken in their later state, its pattern taken"
     );
     assert_eq!(Merged::default().to_string(), "nothing new");
+}
+
+/// A band's note says what became of its pieces' files: all removed, all kept, or both when
+/// runs with and without `--keep-proofs` proved it; an older climb's notes, which said
+/// nothing, left their files.
+#[test]
+fn a_band_proved_in_pieces_says_what_became_of_their_files() {
+    use super::call::pieces_files_fate;
+    let fate = |formats: &[&str]| pieces_files_fate(formats.iter().copied());
+    let removed = "lrat, removed once checked";
+    assert_eq!(
+        fate(&[removed, "drat, removed once checked"]),
+        "removed once checked"
+    );
+    assert_eq!(fate(&["lrat, kept", "drat, kept"]), "kept");
+    let both = "some kept, the rest removed once checked";
+    assert_eq!(fate(&[removed, "lrat, kept"]), both);
+    assert_eq!(fate(&["drat", removed]), both);
 }
