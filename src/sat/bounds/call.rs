@@ -125,19 +125,21 @@ pub(super) fn asked_with_proof(
 /// (`sat check-lrat --standard` writes an LRAT proof in its numbering) can then read them. The
 /// note names the files alone, not the folder, so a ladder in git holds no path of the machine
 /// it ran on; its format says which it was ("lrat, removed once checked", "lrat, kept"). An
-/// unchecked proof's note is left as it is, naming files that are still there.
+/// unchecked proof's files stay, for a checker later, and its note names them alone too, its
+/// format as it was.
 pub(super) fn settle_checked_files(note: ProofNote, keep_files: bool) -> ProofNote {
-    if note.checked_by.is_none() {
-        return note;
-    }
-    if !keep_files {
+    let checked = note.checked_by.is_some();
+    if checked && !keep_files {
         let _ = std::fs::remove_file(&note.cnf);
         let _ = std::fs::remove_file(&note.proof);
     }
     ProofNote {
         cnf: crate::io::file_name(Path::new(&note.cnf)),
         proof: crate::io::file_name(Path::new(&note.proof)),
-        format: format!("{}, {}", note.format, files_fate(keep_files)),
+        format: match checked {
+            true => format!("{}, {}", note.format, files_fate(keep_files)),
+            false => note.format,
+        },
         checked_by: note.checked_by,
     }
 }
@@ -163,7 +165,7 @@ pub(super) fn pieces_files_fate<'a>(formats: impl Iterator<Item = &'a str>) -> &
         removed |= format.ends_with(REMOVED);
     }
     match (kept, removed) {
-        (true, false) => "kept",
+        (true, false) => KEPT,
         (true, true) => "some kept, the rest removed once checked",
         _ => REMOVED,
     }

@@ -708,3 +708,49 @@ fn a_band_proved_in_pieces_says_what_became_of_their_files() {
     assert_eq!(fate(&[removed, "lrat, kept"]), both);
     assert_eq!(fate(&["drat", removed]), both);
 }
+
+/// A checked proof's files go unless kept, an unchecked one's stay (for a checker later), and
+/// every note names its files without their folder, its format saying what became of them.
+#[test]
+fn a_proof_note_names_its_files_alone_and_says_whether_they_were_kept() {
+    use super::call::settle_checked_files;
+    let dir = tempfile::tempdir().unwrap();
+    let note = |name: &str, checked_by: Option<&str>| {
+        let (cnf, proof) = (
+            dir.path().join(format!("{name}.cnf")),
+            dir.path().join(format!("{name}.lrat")),
+        );
+        std::fs::write(&cnf, "p cnf 0 0\n").unwrap();
+        std::fs::write(&proof, "").unwrap();
+        let note = ProofNote {
+            cnf: cnf.display().to_string(),
+            proof: proof.display().to_string(),
+            format: "lrat".into(),
+            checked_by: checked_by.map(String::from),
+        };
+        (note, [cnf, proof])
+    };
+    for (checked_by, keep, fate, stay) in [
+        (
+            Some("a checker"),
+            false,
+            "lrat, removed once checked",
+            false,
+        ),
+        (Some("a checker"), true, "lrat, kept", true),
+        (None, false, "lrat", true),
+    ] {
+        let (written, files) = note("a", checked_by);
+        let settled = settle_checked_files(written, keep);
+        assert_eq!(
+            (settled.cnf.as_str(), settled.proof.as_str()),
+            ("a.cnf", "a.lrat")
+        );
+        assert_eq!(settled.format, fate);
+        assert_eq!(settled.checked_by.as_deref(), checked_by);
+        assert!(
+            files.iter().all(|f| f.exists() == stay),
+            "{fate}: {files:?}"
+        );
+    }
+}
