@@ -30,8 +30,8 @@ pub struct ProveChain<'a> {
     /// its check does no search; on two calls of this chain (2026-12-01) CaDiCaL took about as
     /// long to write it, and its check took 1.4 and 2.0 s where rate took 39.7 and 54.0 s.
     pub proof: (ProofFormat, Option<&'a str>),
-    /// Keep each proof's files once checked (`--keep-proofs`), else remove them
-    /// ([`super::call::settle_checked_files`]).
+    /// Keep each proof's files once checked (`--keep-proofs`), else remove them (proofs of
+    /// hard rungs run to gigabytes); each note says which ("lrat, kept").
     pub keep_proofs: bool,
     /// Calls made at once, each its own CaDiCaL and checker (1: one after another). The rungs
     /// of a chain, and the pieces of a rung, are independent questions, so a machine with cores

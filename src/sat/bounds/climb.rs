@@ -48,7 +48,7 @@ pub struct Climb<'a> {
     /// [`crate::sat::lrat`]).
     pub proof_format: crate::sat::solve::ProofFormat,
     /// Keep each proof's files once checked (`--keep-proofs`), else remove them, as the chain
-    /// does ([`super::call::settle_checked_files`]).
+    /// does ([`super::ProveChain::keep_proofs`]).
     pub keep_proofs: bool,
     /// All rungs in one incremental CaDiCaL, each under its bound as assumptions, a refuted one
     /// kept as a clause (no proofs).
