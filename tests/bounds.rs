@@ -9,7 +9,7 @@ use serde_json::Value as Json;
 
 use crate::cli::{failed_in_one_line, fails_with_one_line, grundy};
 use crate::sat::{riley, riley_status};
-use crate::shared::read_reference;
+use crate::shared::{path_str, read_reference};
 
 /// Officers' rare values from mvr's table: (heap, value).
 fn mvr_rares() -> Vec<(usize, u16)> {
@@ -1392,10 +1392,6 @@ fn assert_proofs_settled(ladder: &Json, proofs: &Path, fate: &str) {
         "kept" => assert_eq!(left, named),
         _ => assert!(left.is_empty(), "{left:?}"),
     }
-}
-
-fn path_str(path: &Path) -> &str {
-    path.to_str().unwrap()
 }
 
 /// A checked proof's files are removed, by a climb as by a chain, unless `--keep-proofs`, and

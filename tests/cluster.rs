@@ -27,9 +27,7 @@ fn ok(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
+use crate::shared::path_str as s;
 
 fn json(path: &Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()

@@ -1,6 +1,6 @@
 //! Access to `../shared` (reference data and C baselines) beside the checkout.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The `shared` folder: `$GRUNDY_SHARED`, else `../shared` from the crate root. Missing data is a
 /// failure, not a skip: these are the oracles.
@@ -93,4 +93,9 @@ pub fn baseline_checksum(kind: &str, n: u64) -> u64 {
     grundy::bench::parse_baseline(String::from_utf8_lossy(&out.stdout).trim())
         .expect("baseline line")
         .checksum
+}
+
+/// A path as the `&str` a command line takes (the tests' temporary folders are UTF-8).
+pub fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
 }

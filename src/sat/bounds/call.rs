@@ -145,7 +145,7 @@ pub(super) fn settle_checked_files(note: ProofNote, keep_files: bool) -> ProofNo
 }
 
 /// The words a checked proof's note ends with: what became of its files.
-pub(super) fn files_fate(kept: bool) -> &'static str {
+fn files_fate(kept: bool) -> &'static str {
     match kept {
         true => KEPT,
         false => REMOVED,
