@@ -14,7 +14,7 @@ use grundy::values::exact_prefix;
 use serde_json::Value as Json;
 
 use crate::cli::grundy;
-use crate::shared::baseline_checksum;
+use crate::shared::{baseline_checksum, path_str as s};
 
 fn ok(args: &[&str]) -> String {
     let out = grundy(args);
@@ -26,8 +26,6 @@ fn ok(args: &[&str]) -> String {
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
-
-use crate::shared::path_str as s;
 
 fn json(path: &Path) -> Json {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
