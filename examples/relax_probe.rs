@@ -4,7 +4,7 @@
 //! `cargo run --release --example relax_probe -- P TIMEOUT [SEED [RESIDUES]]`: RESIDUES (say
 //! `0,1,2,5`) keeps only the constraints among those residues (a sub-problem: UNSAT there is UNSAT
 //! for all); `SHIFTS=FILE` writes the option shifts.
-use grundy::sat::encode::option_shifts;
+use grundy::sat::encode::{conflict_xors, option_shifts};
 use grundy::sat::solve::{Answer, CadicalRun, solve_cadical_with};
 use grundy::sat::{Cnf, CollectClauses};
 use grundy::{ExactGenerator, Game};
@@ -36,13 +36,7 @@ fn main() {
     let mut pairs = 0;
     for (i, &r) in kept.iter().enumerate() {
         for &q in &kept[i + 1..] {
-            let mut f: Vec<u8> = shifts[(r + p - q) % p]
-                .iter()
-                .chain(&shifts[(q + p - r) % p])
-                .copied()
-                .collect();
-            f.sort_unstable();
-            f.dedup();
+            let f = conflict_xors(&shifts, r, q);
             pairs += f.len();
             for c in 0..256 {
                 for &v in &f {

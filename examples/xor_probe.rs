@@ -23,7 +23,7 @@
 //! times slower; the redundant bits gain nothing (-15% to +60%). p = 19's whole question
 //! (largest first, no local search) had no answer in 300 s either plain or as XORs. Neither
 //! form was kept (docs/periods-by-sat.md, *Bits and XORs*).
-use grundy::sat::encode::VarMeaning;
+use grundy::sat::encode::{VarMeaning, conflict_xors};
 use grundy::sat::{Cnf, CollectClauses};
 use std::time::Duration;
 
@@ -98,14 +98,7 @@ fn add_bits_and_xors(e: &grundy::sat::encode::PeriodEncoding, cnf: &mut Cnf) {
                 cnf.add_clause(&[y, -a, b]);
                 cnf.add_clause(&[y, a, -b]);
             }
-            let mut f: Vec<u8> = shifts[(r + p - q) % p]
-                .iter()
-                .chain(&shifts[(q + p - r) % p])
-                .copied()
-                .collect();
-            f.sort_unstable();
-            f.dedup();
-            for v in f {
+            for v in conflict_xors(shifts, r, q) {
                 let clause: Vec<i32> = (0..8).map(|k| lit(y[k], v >> k & 1 == 0)).collect();
                 cnf.add_clause(&clause);
             }

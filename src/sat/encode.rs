@@ -111,6 +111,21 @@ pub fn option_shifts(
     Ok((compression, shifts))
 }
 
+/// The set `F` of residues `r` and `q` (`r != q`) of a period with option shifts `shifts` (see
+/// [`option_shifts`]): the values `s[r] ^ s[q]` must avoid, since `s[q]` is then an option of
+/// `r` or `s[r]` one of `q`. Sorted, without repeats; the same set whichever residue comes first.
+pub fn conflict_xors(shifts: &[Vec<u8>], r: usize, q: usize) -> Vec<u8> {
+    let p = shifts.len();
+    let mut f: Vec<u8> = shifts[(r + p - q) % p]
+        .iter()
+        .chain(&shifts[(q + p - r) % p])
+        .copied()
+        .collect();
+    f.sort_unstable();
+    f.dedup();
+    f
+}
+
 impl PeriodEncoding {
     /// Encodes period `p` of `game` under `space` and the rare table `rares`.
     ///
@@ -221,13 +236,7 @@ impl PeriodEncoding {
         // s[r] is not an option: s[r] ^ s[q] avoids F for every pair of residues.
         for r in 0..p {
             for q in r + 1..p {
-                let mut f: Vec<u8> = self.shifts[(r + p - q) % p]
-                    .iter()
-                    .chain(&self.shifts[(q + p - r) % p])
-                    .copied()
-                    .collect();
-                f.sort_unstable();
-                f.dedup();
+                let f = conflict_xors(&self.shifts, r, q);
                 for c in 0..256 {
                     for &v in &f {
                         out.add_clause(&[-self.x(r, c), -self.x(q, c ^ v as usize)]);
@@ -354,6 +363,36 @@ impl PeriodEncoding {
 mod tests {
     use super::*;
     use crate::values::ExactGenerator;
+
+    /// `conflict_xors(r, q)` holds `a ^ b` exactly when, with `s[r] = a` and `s[q] = b`, one
+    /// of the two is an option of the other through some shift (the options of `r` from `q`
+    /// are `v ^ s[q]` for `v` in `shifts[t]`, `t = r - q mod p`), on Officers p = 7 and every
+    /// pair of residues and bytes; and it is the same set either way round. Mutation: only one
+    /// side's shift (`s[q]` an option of `r` alone), fails.
+    #[test]
+    fn conflict_xors_are_the_pairs_that_see_each_other() {
+        let mut g = ExactGenerator::new(&Game::officers());
+        g.extend_to(1 << 15).unwrap();
+        let rares: Vec<(u64, Value)> = g.rares().map(|(n, v)| (n as u64, v)).collect();
+        let p = 7;
+        let (_, shifts) = option_shifts(&Game::officers(), g.space(), &rares, p).unwrap();
+        let sees = |r: usize, a: usize, q: usize, b: usize| {
+            (0..p).any(|t| (r + p - t) % p == q && shifts[t].iter().any(|&v| v as usize ^ b == a))
+        };
+        for r in 0..p {
+            for q in (0..p).filter(|&q| q != r) {
+                let f = conflict_xors(&shifts, r, q);
+                assert_eq!(f, conflict_xors(&shifts, q, r));
+                for a in 0..256 {
+                    for b in [0, 1, 37, 128, 200, 255] {
+                        let xor = (a ^ b) as u8;
+                        let seen = sees(r, a, q, b) || sees(q, b, r, a);
+                        assert_eq!(f.contains(&xor), seen, "r {r} q {q} a {a} b {b}");
+                    }
+                }
+            }
+        }
+    }
 
     /// `var_meaning` inverts `x`, `below` and `at_most` on every residue and byte, and calls
     /// what lies beyond the layout (a primitive question's variables) `Other`. Mutation: a

@@ -216,10 +216,7 @@ fn live_bytes(shifts: &[Vec<u8>], cube: &Cube, rotation: Rotation) -> Vec<Vec<u8
                 .filter(|&&q| q != r)
                 .map(|&q| {
                     let mut f = [false; 256];
-                    for &v in shifts[(r + p - q) % p]
-                        .iter()
-                        .chain(&shifts[(q + p - r) % p])
-                    {
+                    for v in super::encode::conflict_xors(shifts, r, q) {
                         f[v as usize] = true;
                     }
                     (cube.lo[q], f)
