@@ -73,9 +73,10 @@ pub struct ChainCall {
     pub half: Option<Half>,
     /// How long the call should take (at least a second), from what the ladder says its
     /// question took when first answered: the piece's own seconds when the climb refuted the
-    /// band in pieces, else its share of the rung's (one over the band's bytes for a piece).
-    /// A guess (a proof costs more than the answer, and a call given lemmas took less), but one
-    /// that grows with the real cost: it orders the calls and weighs them in a progress display.
+    /// band in pieces (at least its share of the rung's if it was given lemmas), else its share
+    /// of the rung's (one over the band's bytes for a piece). A guess (a proof costs more than
+    /// the answer), but one that grows with the real cost: it orders the calls and weighs them
+    /// in a progress display.
     pub estimated_seconds: f64,
 }
 
@@ -120,10 +121,20 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
         let tops = band_tops(e, band);
         let share = rung.seconds / tops.len().max(1) as f64;
         let proved = |c: &u8| rung.has_checked_piece(e.expand(&[*c])[0]);
+        // A piece refuted given lemmas took a fraction of what its tries cost (p = 37's 207 of
+        // 200..208: 104.9 s, given 2^20 clauses, where its parts took 976-1881 s to prove), so
+        // it counts as at least its share of the band.
         let estimate = |c: u8| {
             let top = e.expand(&[c])[0];
             let own = (rung.pieces.iter()).find(|p| p.half.is_none() && p.top == top);
-            own.map_or(share, |p| p.seconds).max(1.0)
+            let own = own.map(|p| {
+                if p.lemmas > 0 {
+                    p.seconds.max(share)
+                } else {
+                    p.seconds
+                }
+            });
+            own.unwrap_or(share).max(1.0)
         };
         for &c in tops.iter().filter(|c| !proved(c)) {
             let piece = ChainCall {

@@ -526,7 +526,8 @@ fn a_floor_is_a_unit_on_residue_0_from_the_smallest_common_value_at_or_above_it(
 
 /// `--prove-chain` with more than one job starts the longest calls first: a piece the climb
 /// took long over, then the rest of its band by share, then the cheap rungs below. With one
-/// job the chain goes from its foot up. Mutation: no sort (the foot first with two jobs).
+/// job the chain goes from its foot up. A piece refuted given lemmas is expected to take at
+/// least its share of the band. Mutation: no sort (the foot first with two jobs).
 #[test]
 fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
     let e = officers(4);
@@ -559,24 +560,32 @@ fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
         stop: &stop,
         on_call: None,
     };
-    let order = |jobs| {
-        let calls = chain::chain_calls(&run(jobs), &ladder);
+    let order = |jobs, ladder: &Ladder| {
+        let calls = chain::chain_calls(&run(jobs), ladder);
         let top = |c: &chain::ChainCall| c.top.map(|b| e.expand(&[b])[0]);
         (calls.iter())
             .map(|c| (c.band.from, top(c), c.estimated_seconds))
             .collect::<Vec<_>>()
     };
-    let longest_first = order(2);
+    let longest_first = order(2, &ladder);
     assert_eq!(longest_first.len(), 1 + 4 + 4, "{longest_first:?}");
     assert_eq!(longest_first[0], (16, Some(19), 1000.0));
     let rest_of_band: Vec<_> = longest_first[1..4].iter().map(|c| (c.0, c.2)).collect();
     assert_eq!(rest_of_band, vec![(16, 75.0); 3]);
     assert!(longest_first[4..8].iter().all(|c| c.0 == 8 && c.2 == 1.25));
     assert_eq!(longest_first[8], (0, None, 1.0));
-    let foot_first = order(1);
+    let foot_first = order(1, &ladder);
     assert_eq!(foot_first[0], (0, None, 1.0));
     let froms: Vec<_> = foot_first.iter().map(|c| c.0).collect();
     assert!(froms.is_sorted(), "{froms:?}");
+    // Refuted in 10 s given lemmas (earlier tries did the work), 19 counts as its share of
+    // the band, 300 / 4, as do the band's other pieces; given none, its own 10 s. Mutation:
+    // lemmas ignored (10 s either way).
+    let piece = &mut ladder.rungs[2].pieces[0];
+    (piece.seconds, piece.lemmas) = (10.0, 1 << 20);
+    assert!(order(1, &ladder).contains(&(16, Some(19), 75.0)));
+    ladder.rungs[2].pieces[0].lemmas = 0;
+    assert!(order(1, &ladder).contains(&(16, Some(19), 10.0)));
 }
 
 /// `--prove-chain --pieces --cut R:V` asks two halves for each piece not proved, and none
