@@ -208,7 +208,7 @@ fn with_rotation_kept_every_rung_of_p4_agrees_with_a_brute_force_search() {
 fn ladders_of_p4_against_brute_force(extra: &[&str]) -> usize {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
-    let out = periods.to_str().unwrap();
+    let out = path_str(&periods);
     let coarse = [
         "sat", "bounds", "officers", "--p", "4", "--from", "64", "--step", "32", "--out", out,
     ];
@@ -267,7 +267,7 @@ fn ladders_of_p4_against_brute_force(extra: &[&str]) -> usize {
 fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let out = out.to_str().unwrap();
+    let out = path_str(&out);
     let args = [
         "sat", "bounds", "officers", "--p", "6", "--from", "64", "--step", "64", "--to", "128",
         "--out", out,
@@ -368,7 +368,7 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
 fn the_summary_shows_an_open_periods_ladder() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let out = out.to_str().unwrap();
+    let out = path_str(&out);
     let open = [
         "sat",
         "officers",
@@ -417,13 +417,7 @@ fn the_summary_shows_an_open_periods_ladder() {
 fn the_readme_s_ladder_tables_are_those_of_the_committed_ladders() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let periods = root.join("results/officers/periods.json");
-    let summary = grundy(&[
-        "sat",
-        "summary",
-        "--out",
-        periods.to_str().unwrap(),
-        "--rungs",
-    ]);
+    let summary = grundy(&["sat", "summary", "--out", path_str(&periods), "--rungs"]);
     assert!(summary.status.success(), "{summary:?}");
     let printed = String::from_utf8_lossy(&summary.stdout);
     if std::env::var_os("GRUNDY_BLESS_README").is_some() {
@@ -453,7 +447,7 @@ fn the_readme_s_ladder_tables_are_those_of_the_committed_ladders() {
 fn a_band_campaign_whose_band_the_ladder_refuted_since_says_so() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let periods = root.join("results/officers/periods.json");
-    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
+    let summary = grundy(&["sat", "summary", "--out", path_str(&periods)]);
     assert!(summary.status.success(), "{summary:?}");
     let printed = String::from_utf8_lossy(&summary.stdout);
     let note = "(the band is refuted in the ladder since, by other calls: nothing left to ask)";
@@ -563,7 +557,7 @@ fn hard_p27_rung<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
 fn a_split_rung_out_of_time_is_no_answer() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let args = hard_p27_rung(out.to_str().unwrap(), &["--threads", "2", "--timeout", "1"]);
+    let args = hard_p27_rung(path_str(&out), &["--threads", "2", "--timeout", "1"]);
     let run = grundy(&args);
     assert!(run.status.success(), "{run:?}");
     let ladder = ladder_json(&dir.path().join("bounds-p27-feasible.json"));
@@ -577,7 +571,7 @@ fn a_split_rung_out_of_time_is_no_answer() {
 fn a_ladder_in_use_by_another_run_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let args = hard_p27_rung(out.to_str().unwrap(), &["--timeout", "60"]);
+    let args = hard_p27_rung(path_str(&out), &["--timeout", "60"]);
     let mut first = std::process::Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(&args)
         .stdout(std::process::Stdio::null())
@@ -603,7 +597,7 @@ fn a_ladder_in_use_by_another_run_is_refused() {
 fn band_campaigns_of_p4_agree_with_a_brute_force_search_and_join_the_ladder() {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
-    let out = periods.to_str().unwrap();
+    let out = path_str(&periods);
     let rule = Rule::officers(4);
     let least = rule
         .least_largest_below(192)
@@ -707,7 +701,7 @@ fn one_call_of_band(out: &str, band: &str) -> std::process::Output {
 fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
-    let out = periods.to_str().unwrap();
+    let out = path_str(&periods);
     let rule = Rule::officers(4);
     let least = rule
         .least_largest_below(256)
@@ -738,7 +732,7 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     // again at its floor, whatever its width, and its rung recorded.
     let lost = tempfile::tempdir().unwrap();
     let lost_out = lost.path().join("periods.json");
-    let lost_out = lost_out.to_str().unwrap();
+    let lost_out = path_str(&lost_out);
     let band = ["--band", "0..40", "--conflicts", "1"];
     assert!(p4_cubes(lost_out, &band).status.success());
     std::fs::remove_file(lost.path().join("bounds-p4-feasible.json")).unwrap();
@@ -750,10 +744,7 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
     // Out of time before the next band: it is named, and no ledger is started for it.
     let late = tempfile::tempdir().unwrap();
     let late_out = late.path().join("periods.json");
-    let none = p4_cubes(
-        late_out.to_str().unwrap(),
-        &["--climb", "8", "--timeout", "0"],
-    );
+    let none = p4_cubes(path_str(&late_out), &["--climb", "8", "--timeout", "0"]);
     assert!(none.status.success(), "{none:?}");
     let said = String::from_utf8_lossy(&none.stdout);
     assert!(said.contains("band 0..8 is next"), "{said}");
@@ -770,7 +761,7 @@ fn a_climb_refutes_band_after_band_and_stops_at_the_least_largest_value() {
 fn band_campaigns_refuse_bad_bands_and_other_bands_ledgers() {
     let dir = tempfile::tempdir().unwrap();
     let periods = dir.path().join("periods.json");
-    let out = periods.to_str().unwrap();
+    let out = path_str(&periods);
     assert!(one_call_of_band(out, "0..64").status.success());
     for bad in [
         vec!["--band", "264..256"],
@@ -796,7 +787,7 @@ fn band_campaigns_refuse_bad_bands_and_other_bands_ledgers() {
         "--band",
         "64..128",
         "--ledger",
-        other.to_str().unwrap(),
+        path_str(&other),
         "--out",
         out,
     ];
@@ -812,7 +803,7 @@ fn a_band_dealt_into_shares_merges_into_the_ladder() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
     let work = dir.path().join("work");
-    let (out, work) = (out.to_str().unwrap(), work.to_str().unwrap());
+    let (out, work) = (path_str(&out), path_str(&work));
     let rule = Rule::officers(4);
     assert!(rule.fixed_points(&common_below(128)).is_empty());
     let args = [
@@ -1214,8 +1205,8 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
             "--timeout",
             "20",
         ])
-        .args(["--proof-dir", proofs.to_str().unwrap()])
-        .args(["--out", out.to_str().unwrap()])
+        .args(["--proof-dir", path_str(&proofs)])
+        .args(["--out", path_str(&out)])
         .env(grundy::sat::solve::DRAT_CHECKER_VAR, &checker)
         .output()
         .unwrap();
@@ -1861,7 +1852,7 @@ fn a_climb_with_lemmas_answers_as_the_brute_force_and_keeps_no_answered_file() {
     let climb = [
         "--from", "8", "--step", "32", "--to", "136", "--pieces", "--lemmas",
     ];
-    let tail = ["--out", out.to_str().unwrap()];
+    let tail = ["--out", path_str(&out)];
     let run = grundy(&[&P4_BOUNDS[..], &climb, &tail].concat());
     assert!(run.status.success(), "{run:?}");
     let ladder = ladder_json(&dir.path().join("bounds-p4-feasible.json"));
@@ -1902,15 +1893,10 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let out = dir.path().join("periods.json");
     let pieces = ["--from", "264", "--to", "264", "--pieces"];
     let pieces = [&pieces[..], &BOUNDED_CALL].concat();
-    let files = [
-        "--lemmas",
-        lemmas.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let files = ["--lemmas", path_str(&lemmas), "--out", path_str(&out)];
     let args = [&P27_BOUNDS[..], &pieces, &files].concat();
     let elsewhere = dir.path().join("elsewhere");
-    let other_folder = [&files[..1], &[elsewhere.to_str().unwrap()], &files[2..]].concat();
+    let other_folder = [&files[..1], &[path_str(&elsewhere)], &files[2..]].concat();
     let other_folder = [&P27_BOUNDS[..], &pieces, &other_folder].concat();
     let without = [&P27_BOUNDS[..], &pieces, &files[2..]].concat();
     let clauses = || -> Vec<(String, usize)> {
@@ -2020,7 +2006,7 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
     let fresh = dir.path().join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(lemmas.join(&core), fresh.join(&core)).unwrap();
-    let fresh_folder = [&files[..1], &[fresh.to_str().unwrap()], &files[2..]].concat();
+    let fresh_folder = [&files[..1], &[path_str(&fresh)], &files[2..]].concat();
     let said = grundy(&[&P27_BOUNDS[..], &pieces, &fresh_folder].concat());
     assert!(said.status.success(), "{said:?}");
     let (note, line) = (
@@ -2057,12 +2043,7 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
         "--only-pieces",
         "256",
     ];
-    let files = [
-        "--lemmas",
-        lemmas.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let files = ["--lemmas", path_str(&lemmas), "--out", path_str(&out)];
     let args = [&P27_BOUNDS[..], &piece, &BOUNDED_CALL, &files].concat();
     assert!(grundy(&args).status.success());
     let piece_files = crate::sat::lemma_files(&lemmas);
@@ -2170,7 +2151,7 @@ fn a_piece_refuted_in_parts_leaves_no_file_of_the_whole_piece() {
     }));
     std::fs::write(&ladder_path, ladder.to_string()).unwrap();
     let halves = ["--from", "64", "--to", "64", "--pieces", "--cut", "1:16"];
-    let files = ["--lemmas", lemmas.to_str().unwrap(), "--out", &out];
+    let files = ["--lemmas", path_str(&lemmas), "--out", &out];
     let run = grundy(&[&P4_BOUNDS[..], &halves, &files].concat());
     assert!(run.status.success(), "{run:?}");
     let rung = last_rung(&ladder_path);
@@ -2199,7 +2180,7 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
         let before = ladder_json(&ladder)["rungs"].as_array().unwrap().len();
         let out = dir.path().join("periods.json");
         let band = ["--from", "264", "--to", "264", "--lemmas"];
-        let tries = ["--tries", "2", "--out", out.to_str().unwrap()];
+        let tries = ["--tries", "2", "--out", path_str(&out)];
         let run = grundy(&[&P27_BOUNDS[..], &band, &BOUNDED_CALL, how, &tries].concat());
         assert!(run.status.success(), "{how:?}: {run:?}");
         let said = String::from_utf8_lossy(&run.stdout);
@@ -2259,14 +2240,7 @@ fn a_call_without_an_answer_is_asked_again_given_its_lemmas() {
     }
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let band = [
-        "--from",
-        "264",
-        "--to",
-        "264",
-        "--out",
-        out.to_str().unwrap(),
-    ];
+    let band = ["--from", "264", "--to", "264", "--out", path_str(&out)];
     for (extra, why) in [
         (
             &["--lemmas", "--tries", "0"][..],
@@ -2299,7 +2273,7 @@ fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
         let ladder = committed_p27_ladder(dir.path());
         let out = dir.path().join("periods.json");
         let band = ["--from", "264", "--to", "264", "--pieces", "--lemmas"];
-        let out = ["--out", out.to_str().unwrap()];
+        let out = ["--out", path_str(&out)];
         let run = grundy(&[&P27_BOUNDS[..], &band, &BOUNDED_CALL, how, &out].concat());
         assert!(run.status.success(), "{how:?}: {run:?}");
         let said = String::from_utf8_lossy(&run.stdout);
@@ -2382,7 +2356,7 @@ fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
     let core = name.replace(".lemmas", "-core.lemmas");
     let core_there = std::fs::read(there.path().join("lemmas").join(&core)).unwrap();
     let merge = |dir: &Path| {
-        let args = ["--out", &out(dir), "--merge", theirs.to_str().unwrap()];
+        let args = ["--out", &out(dir), "--merge", path_str(&theirs)];
         let run = grundy(&[&P27_BOUNDS[..], &args].concat());
         assert!(run.status.success(), "{run:?}");
         String::from_utf8_lossy(&run.stdout).into_owned()
@@ -2410,12 +2384,7 @@ fn a_merge_copies_the_lemma_files_of_the_tries_it_takes() {
     let blocked = tempfile::tempdir().unwrap();
     let before = std::fs::read(committed_p27_ladder(blocked.path())).unwrap();
     std::fs::write(blocked.path().join("lemmas"), "not a folder").unwrap();
-    let args = [
-        "--out",
-        &out(blocked.path()),
-        "--merge",
-        theirs.to_str().unwrap(),
-    ];
+    let args = ["--out", &out(blocked.path()), "--merge", path_str(&theirs)];
     let line = fails_with_one_line(&[&P27_BOUNDS[..], &args].concat());
     assert!(line.contains("lemmas"), "{line}");
     let after = std::fs::read(blocked.path().join("bounds-p27-feasible.json")).unwrap();
@@ -2455,7 +2424,7 @@ fn a_whole_rung_stopped_keeps_its_lemmas_and_a_run_without_them_says_so() {
     let out = dir.path().join("periods.json");
     let band = ["--from", "264", "--to", "264"];
     let band = [&band[..], &BOUNDED_CALL].concat();
-    let files = ["--out", out.to_str().unwrap()];
+    let files = ["--out", path_str(&out)];
     let run = grundy(&[&P27_BOUNDS[..], &band, &files, &["--lemmas"]].concat());
     assert!(run.status.success(), "{run:?}");
     let mut lemma_files: Vec<_> = std::fs::read_dir(dir.path().join("lemmas"))
@@ -2629,7 +2598,7 @@ fn only_the_pieces_named_are_asked_and_the_band_waits_for_the_rest() {
     );
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
-    let out = out.to_str().unwrap();
+    let out = path_str(&out);
     let climb = |to: &str, extra: &[&str]| {
         let base = [
             "sat", "bounds", "officers", "--p", "4", "--from", "8", "--step", "32",
@@ -2907,11 +2876,11 @@ fn merge_ladders(
         "--p",
         &p,
         "--merge",
-        theirs_path.to_str().unwrap(),
+        path_str(&theirs_path),
         "--ladder",
-        ours_path.to_str().unwrap(),
+        path_str(&ours_path),
         "--out",
-        out.to_str().unwrap(),
+        path_str(&out),
     ]);
     (run, ours_path)
 }
@@ -3227,10 +3196,10 @@ fn a_merge_refuses_a_ladder_it_cannot_take() {
     let mut forged = ours.clone();
     forged["pattern"] = serde_json::json!(vec![1; 39]);
     refused_saying(dir.path(), 39, (&ours, &forged), "pattern");
-    let ours_arg = ours_path.to_str().unwrap();
+    let ours_arg = path_str(&ours_path);
     let missing = dir.path().join("missing.json");
     let args = [&P39_BOUNDS[..], &["--ladder", ours_arg, "--merge"]].concat();
-    let line = fails_with_one_line(&[&args[..], &[missing.to_str().unwrap()]].concat());
+    let line = fails_with_one_line(&[&args[..], &[path_str(&missing)]].concat());
     assert!(line.contains("missing.json"), "{line}");
     let line = fails_with_one_line(&[&args[..], &[ours_arg, "--pieces"]].concat());
     assert!(line.contains("--pieces"), "{line}");
@@ -3260,7 +3229,7 @@ fn a_continued_try_records_what_its_last_run_gave_the_piece_it_stopped() {
     std::fs::write(&ladder, json.to_string()).unwrap();
     let out = dir.path().join("periods.json");
     let pieces = ["--from", "264", "--to", "264", "--pieces", "--timeout", "5"];
-    let run = grundy(&[&P27_BOUNDS[..], &pieces, &["--out", out.to_str().unwrap()]].concat());
+    let run = grundy(&[&P27_BOUNDS[..], &pieces, &["--out", path_str(&out)]].concat());
     assert!(run.status.success(), "{run:?}");
     let rung = last_rung(&ladder);
     // The same try, gone on with: its refuted piece kept, more seconds, no answer.
