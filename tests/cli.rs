@@ -8,7 +8,7 @@ use grundy::Game;
 use grundy::io::{RareTable, ValuesDump};
 use grundy::values::naive_values;
 
-use crate::shared::reference;
+use crate::shared::{path_str, reference};
 
 pub fn grundy(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grundy"))
@@ -77,7 +77,7 @@ pub fn files_in(dir: &Path) -> Vec<String> {
 fn malformed_codes_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("values.txt");
-    let out = out.to_str().unwrap();
+    let out = path_str(&out);
     for (code, says) in [
         ("", "empty"),
         (".68", "octal digits"),
@@ -115,7 +115,7 @@ fn text_and_binary_values_equal_naive() {
             "--format",
             "bin",
             "--out",
-            bin.to_str().unwrap()
+            path_str(&bin)
         ])
         .status
         .success()
@@ -133,14 +133,7 @@ fn text_and_binary_values_equal_naive() {
 fn rares_command_writes_a_table_equal_to_mvr() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("rares.tsv");
-    let out = grundy(&[
-        "rares",
-        "officers",
-        "-n",
-        "30000",
-        "--out",
-        path.to_str().unwrap(),
-    ]);
+    let out = grundy(&["rares", "officers", "-n", "30000", "--out", path_str(&path)]);
     assert!(
         out.status.success(),
         "{}",
@@ -150,24 +143,10 @@ fn rares_command_writes_a_table_equal_to_mvr() {
     let theirs = RareTable::read(&reference("officers_rare_values_mvr.txt")).unwrap();
     assert_eq!(ours.first_difference(&theirs), None);
     let mvr = reference("officers_rare_values_mvr.txt");
-    let check = grundy(&[
-        "rares",
-        ".6",
-        "-n",
-        "30000",
-        "--check",
-        mvr.to_str().unwrap(),
-    ]);
+    let check = grundy(&["rares", ".6", "-n", "30000", "--check", path_str(&mvr)]);
     assert!(check.status.success());
     // Too few values: the table is short, and the check says where.
-    let short = grundy(&[
-        "rares",
-        ".6",
-        "-n",
-        "20000",
-        "--check",
-        mvr.to_str().unwrap(),
-    ]);
+    let short = grundy(&["rares", ".6", "-n", "20000", "--check", path_str(&mvr)]);
     assert_eq!(short.status.code(), Some(1));
 }
 
@@ -176,16 +155,9 @@ fn corrupt_and_truncated_rare_tables_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("good.tsv");
     assert!(
-        grundy(&[
-            "rares",
-            ".6",
-            "-n",
-            "25000",
-            "--out",
-            good.to_str().unwrap()
-        ])
-        .status
-        .success()
+        grundy(&["rares", ".6", "-n", "25000", "--out", path_str(&good)])
+            .status
+            .success()
     );
     let text = std::fs::read_to_string(&good).unwrap();
     let mvr = std::fs::read_to_string(reference("officers_rare_values_mvr.txt")).unwrap();
@@ -214,14 +186,7 @@ fn corrupt_and_truncated_rare_tables_are_refused() {
     for (name, content, says) in cases {
         let path = dir.path().join(name);
         std::fs::write(&path, content).unwrap();
-        let line = fails_with_one_line(&[
-            "rares",
-            ".6",
-            "-n",
-            "100",
-            "--check",
-            path.to_str().unwrap(),
-        ]);
+        let line = fails_with_one_line(&["rares", ".6", "-n", "100", "--check", path_str(&path)]);
         assert!(line.contains(says), "{name}: {line}");
     }
     fails_with_one_line(&[
@@ -238,14 +203,7 @@ fn corrupt_and_truncated_rare_tables_are_refused() {
 fn unwritable_output_leaves_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("no/such/folder/values.txt");
-    let line = fails_with_one_line(&[
-        "values",
-        ".6",
-        "-n",
-        "100",
-        "--out",
-        missing.to_str().unwrap(),
-    ]);
+    let line = fails_with_one_line(&["values", ".6", "-n", "100", "--out", path_str(&missing)]);
     assert!(line.contains("cannot write"), "{line}");
     // A full disk: /dev/full accepts no byte. Writing there must fail cleanly too.
     if Path::new("/dev/full").exists() {
@@ -288,7 +246,7 @@ fn seconds_that_are_not_a_positive_duration_are_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("periods.json");
     let work = dir.path().join("work");
-    let (out, work) = (out.to_str().unwrap(), work.to_str().unwrap());
+    let (out, work) = (path_str(&out), path_str(&work));
     for (flag, secs) in [
         ("--timeout", "0"),
         ("--timeout", "1e300"),

@@ -13,6 +13,7 @@ use grundy::{ExactGenerator, Game};
 
 use crate::cli::{fails_with_one_line, grundy};
 use crate::sat::{riley, riley_status};
+use crate::shared::path_str;
 
 /// A campaign over the whole box of `e`, `conflicts` per cube, to the end.
 fn campaign(problem: &grundy::sat::periods::Problem, e: &PeriodEncoding, conflicts: u32) -> Ledger {
@@ -179,7 +180,7 @@ fn summary_with_p7_open(periods: &Path) -> String {
         grundy::sat::periods::Status::Timeout,
     )]);
     std::fs::write(periods, serde_json::to_vec(&open).unwrap()).unwrap();
-    let summary = grundy(&["sat", "summary", "--out", periods.to_str().unwrap()]);
+    let summary = grundy(&["sat", "summary", "--out", path_str(periods)]);
     String::from_utf8_lossy(&summary.stdout).into_owned()
 }
 
@@ -206,9 +207,9 @@ fn sat_cubes_args_on(dir: &Path, ledger: &str, extra: &[&str]) -> Vec<String> {
         "--values",
         "2^14",
         "--ledger",
-        ledger.to_str().unwrap(),
+        path_str(&ledger),
         "--out",
-        out.to_str().unwrap(),
+        path_str(&out),
     ];
     args.extend_from_slice(extra);
     args.into_iter().map(String::from).collect()
@@ -421,7 +422,7 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
     lock.lock().unwrap();
     let before = std::fs::read(&ledger_path).unwrap();
     let mut args = vec!["sat", "cubes", ".56", "--p", "7", "--values", "2^14"];
-    args.extend(["--ledger", ledger_path.to_str().unwrap()]);
+    args.extend(["--ledger", path_str(&ledger_path)]);
     assert!(fails_with_one_line(&args).contains("in use by another run"));
     assert_eq!(std::fs::read(&ledger_path).unwrap(), before);
     drop(lock);
@@ -437,7 +438,7 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
         "--values",
         "2^14",
     ];
-    args.extend(["--ledger", ledger_path.to_str().unwrap()]);
+    args.extend(["--ledger", path_str(&ledger_path)]);
     assert!(fails_with_one_line(&args).contains("rotation broken"));
     assert_eq!(std::fs::read(&ledger_path).unwrap(), before);
     // A ledger whose shares do not add up is corrupt.
@@ -453,9 +454,9 @@ fn a_cube_campaign_resumes_from_its_ledger_and_refuses_a_corrupt_or_foreign_one(
 fn cubes_refuse_bad_input_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("l.json");
-    let ledger = ledger.to_str().unwrap();
+    let ledger = path_str(&ledger);
     let out = dir.path().join("periods.json");
-    let out = out.to_str().unwrap();
+    let out = path_str(&out);
     let base = [
         "sat", "cubes", ".56", "--values", "2^14", "--ledger", ledger, "--out", out,
     ];
@@ -503,9 +504,9 @@ fn a_pattern_found_inside_a_cube_is_checked_and_merged() {
         "--conflicts",
         "2000",
         "--ledger",
-        ledger.to_str().unwrap(),
+        path_str(&ledger),
         "--out",
-        out.to_str().unwrap(),
+        path_str(&out),
     ]);
     succeeded(&run);
     let file = grundy::sat::periods::PeriodsFile::read(&out)

@@ -12,7 +12,7 @@ use grundy::values::naive_values;
 use grundy::values::verify::verify_interval;
 use grundy::{ExactGenerator, Game};
 
-use crate::shared::{baseline_checksum, solved_games};
+use crate::shared::{baseline_checksum, path_str, solved_games};
 
 fn exact(game: &Game, n: usize) -> Vec<u16> {
     let mut g = ExactGenerator::new(game);
@@ -384,14 +384,14 @@ fn verify_command_checks_a_dump_and_names_a_wrong_value() {
     let dir = tempfile::tempdir().unwrap();
     let run = |args: &[&str]| grundy().args(args).output().unwrap();
     let (good, bad) = (dir.path().join("good.bin"), dir.path().join("bad.bin"));
-    let (good_path, bad_path) = (good.to_str().unwrap(), bad.to_str().unwrap());
+    let (good_path, bad_path) = (path_str(&good), path_str(&bad));
     let dump_args = [
         "values", ".6", "-n", "60000", "--format", "bin", "--out", good_path,
     ];
     assert!(run(&dump_args).status.success());
     let verdict_path = dir.path().join("verdict.json");
     let interval = ["--from", "30000", "--to", "60000"];
-    let written = ["--out", verdict_path.to_str().unwrap()];
+    let written = ["--out", path_str(&verdict_path)];
     let ok = run(&[&["verify", "--values", good_path], &interval[..], &written].concat());
     assert!(ok.status.success());
     let verdict: serde_json::Value =

@@ -8,7 +8,7 @@ use grundy::period::{Outcome, find_period};
 use grundy::run::{RunConfig, run};
 use grundy::values::{checksum, naive_values};
 
-use crate::shared::solved_games;
+use crate::shared::{path_str, solved_games};
 
 #[test]
 fn every_solved_game_gets_its_published_period_from_scratch() {
@@ -71,7 +71,7 @@ fn period_command_writes_a_certificate_or_says_none() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cert.json");
     let ok = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["period", ".356", "--out", out.to_str().unwrap()])
+        .args(["period", ".356", "--out", path_str(&out)])
         .output()
         .unwrap();
     assert!(ok.status.success());

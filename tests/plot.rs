@@ -8,7 +8,7 @@ use grundy::plot::{Histogram, ValueCloud};
 use grundy::values::naive_values;
 
 use crate::cli::{fails_with_one_line, files_in, grundy};
-use crate::shared::reference;
+use crate::shared::{path_str, reference};
 
 /// Decodes a PNG; checks its size and that something other than the white background was drawn.
 fn assert_png_drawn(path: &Path) {
@@ -38,7 +38,7 @@ fn plot_ok(dir: &Path, stem: &str, args: &[&str], caption: &str) -> String {
     let out = dir.join(stem);
     let mut all = vec!["plot"];
     all.extend_from_slice(args);
-    all.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    all.extend_from_slice(&["--out", path_str(&out)]);
     let result = grundy(&all);
     assert!(
         result.status.success(),
@@ -102,30 +102,23 @@ fn value_figures_render_png_and_svg() {
         "3000",
         "--json",
         "--out",
-        stats.to_str().unwrap(),
+        path_str(&stats),
     ]);
     assert!(made.status.success());
     plot_ok(
         d,
         "histogram",
-        &["histogram", stats.to_str().unwrap()],
+        &["histogram", path_str(&stats)],
         "G(0..3000)",
     );
 
     let report = d.join("report.json");
-    let made = grundy(&[
-        "run",
-        ".6",
-        "--to",
-        "2^14",
-        "--out",
-        report.to_str().unwrap(),
-    ]);
+    let made = grundy(&["run", ".6", "--to", "2^14", "--out", path_str(&report)]);
     assert!(made.status.success());
     plot_ok(
         d,
         "histogram-run",
-        &["histogram", report.to_str().unwrap()],
+        &["histogram", path_str(&report)],
         "G(0..16384)",
     );
 
@@ -133,7 +126,7 @@ fn value_figures_render_png_and_svg() {
     plot_ok(
         d,
         "rares",
-        &["rares", mvr.to_str().unwrap()],
+        &["rares", path_str(&mvr)],
         "the 1584 rare values, the last at heap 20627",
     );
     plot_ok(
@@ -156,12 +149,7 @@ fn the_sat_figure_draws_statuses_reached_bounds_and_whole_campaigns() {
     let d = dir.path();
     let periods = d.join("periods.json");
     std::fs::write(&periods, PERIODS_FIXTURE).unwrap();
-    let svg = plot_ok(
-        d,
-        "sat",
-        &["sat", periods.to_str().unwrap()],
-        "minimal period",
-    );
+    let svg = plot_ok(d, "sat", &["sat", path_str(&periods)], "minimal period");
     assert!(svg.contains("undecided (timeout)") && svg.contains("UNSAT"));
     assert!(!svg.contains("&gt;=200"), "{svg}");
     // The open question of p = 8 (primitive) with a ladder beside the file: its bound is drawn;
@@ -185,7 +173,7 @@ fn the_sat_figure_draws_statuses_reached_bounds_and_whole_campaigns() {
     let svg = plot_ok(
         d,
         "sat-bounds",
-        &["sat", periods.to_str().unwrap()],
+        &["sat", path_str(&periods)],
         "minimal period",
     );
     assert!(
@@ -193,7 +181,7 @@ fn the_sat_figure_draws_statuses_reached_bounds_and_whole_campaigns() {
         "{svg}"
     );
     std::fs::write(&ladder, "{ not a ladder").unwrap();
-    let line = fails_with_one_line(&["plot", "sat", periods.to_str().unwrap(), "--out", "x"]);
+    let line = fails_with_one_line(&["plot", "sat", path_str(&periods), "--out", "x"]);
     assert!(line.contains("bounds-p8-primitive.json"), "{line}");
     std::fs::remove_file(&ladder).unwrap();
     // An open question's bar is its whole campaign: with 5000 s of an earlier run of p = 8 the
@@ -215,7 +203,7 @@ fn the_sat_figure_draws_statuses_reached_bounds_and_whole_campaigns() {
     let svg = plot_ok(
         d,
         "sat-campaign",
-        &["sat", periods.to_str().unwrap()],
+        &["sat", path_str(&periods)],
         "minimal period",
     );
     assert!(label(&svg, "10000"), "{svg}");
@@ -227,12 +215,7 @@ fn the_scaling_figure_draws_each_baseline() {
     let d = dir.path();
     let bench = d.join("bench.json");
     std::fs::write(&bench, bench_fixture()).unwrap();
-    let svg = plot_ok(
-        d,
-        "scaling",
-        &["scaling", bench.to_str().unwrap()],
-        "1000 values",
-    );
+    let svg = plot_ok(d, "scaling", &["scaling", path_str(&bench)], "1000 values");
     assert!(svg.contains("C speculative (1 thread)") && svg.contains("C rare_value (1 thread)"));
 }
 
@@ -342,7 +325,7 @@ fn the_maxima_figure_draws_riley_s_patterns_and_the_open_ranges() {
     let svg = plot_ok(
         d,
         "maxima",
-        &["maxima", periods.to_str().unwrap()],
+        &["maxima", path_str(&periods)],
         "the largest value of a pattern of minimal period p",
     );
     assert!(
@@ -375,14 +358,14 @@ fn bad_plot_input_is_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let out = d.join("fig");
-    let out = out.to_str().unwrap();
+    let out = path_str(&out);
     let missing = d.join("missing.json");
-    let line = fails_with_one_line(&["plot", "sat", missing.to_str().unwrap(), "--out", out]);
+    let line = fails_with_one_line(&["plot", "sat", path_str(&missing), "--out", out]);
     assert!(line.contains("cannot read"), "{line}");
     let garbage = d.join("garbage.json");
     std::fs::write(&garbage, "{\"not\": \"a periods file\"}").unwrap();
     for kind in ["histogram", "sat", "maxima", "scaling", "rares"] {
-        let line = fails_with_one_line(&["plot", kind, garbage.to_str().unwrap(), "--out", out]);
+        let line = fails_with_one_line(&["plot", kind, path_str(&garbage), "--out", out]);
         assert!(line.contains("garbage.json"), "{kind}: {line}");
     }
     fails_with_one_line(&[

@@ -11,7 +11,7 @@ use grundy::sat::periods::PeriodsFile;
 use grundy::sat::witness::check_pattern;
 use grundy::{ExactGenerator, Game, SparseSpace};
 
-use crate::shared::{read_reference, reference, solved_games};
+use crate::shared::{path_str, read_reference, reference, solved_games};
 
 /// `grundy sat officers --periods PERIODS --timeout SECS --out OUT`; callers add flags.
 fn sat_officers(periods: &str, timeout: &str, out: &Path) -> Command {
@@ -25,7 +25,7 @@ fn sat_officers(periods: &str, timeout: &str, out: &Path) -> Command {
             "--timeout",
             timeout,
         ])
-        .args(["--out", out.to_str().unwrap()]);
+        .args(["--out", path_str(out)]);
     command
 }
 
@@ -302,7 +302,7 @@ fn check_names_every_failing_residue_and_reads_patterns_from_a_periods_file() {
         },
     ]);
     std::fs::write(&path, serde_json::to_vec(&file).unwrap()).unwrap();
-    let from_file = |p: &str| check(&["--p", p, "--periods-file", path.to_str().unwrap()]);
+    let from_file = |p: &str| check(&["--p", p, "--periods-file", path_str(&path)]);
     let (code, said, _) = from_file("17");
     assert_eq!(code, Some(0), "{said}");
     let lines: Vec<&str> = said.lines().collect();
@@ -328,7 +328,7 @@ fn check_names_every_failing_residue_and_reads_patterns_from_a_periods_file() {
             "--p",
             "17",
             "--periods-file",
-            path.to_str().unwrap(),
+            path_str(&path),
         ])
         .output()
         .unwrap();
@@ -336,7 +336,7 @@ fn check_names_every_failing_residue_and_reads_patterns_from_a_periods_file() {
     let err = String::from_utf8_lossy(&of_45.stderr);
     assert!(err.contains("holds results for .6, not .45"), "{err}");
     for args in [&["--p", "5"][..], &[]] {
-        let (code, _, err) = check(&[args, &["--periods-file", path.to_str().unwrap()]].concat());
+        let (code, _, err) = check(&[args, &["--periods-file", path_str(&path)]].concat());
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     }
@@ -354,7 +354,7 @@ fn dimacs_export_has_the_promised_size() {
             "--p",
             "4",
             "--out",
-            path.to_str().unwrap(),
+            path_str(&path),
         ])
         .output()
         .unwrap();
@@ -603,7 +603,7 @@ fn results_merge_keeps_a_replaced_pattern_drops_repeats_and_refuses_contradictio
     let last = r.earlier.last().unwrap();
     assert_eq!((last.seed, last.feasible), (3, Some(Status::Unsat)));
     // The summary tells the kept answers apart from runs that left the period open.
-    let summary = crate::cli::grundy(&["sat", "summary", "--out", path.to_str().unwrap()]);
+    let summary = crate::cli::grundy(&["sat", "summary", "--out", path_str(&path)]);
     let text = String::from_utf8_lossy(&summary.stdout);
     assert!(
         text.contains(
@@ -952,7 +952,7 @@ fn sat_command_enumerates_and_writes_certificates() {
         "8..8",
         "--all",
         "--out",
-        out.to_str().unwrap(),
+        path_str(&out),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let all: serde_json::Value =
@@ -973,7 +973,7 @@ fn sat_command_enumerates_and_writes_certificates() {
         "4..8",
         "--all",
         "--out",
-        out.to_str().unwrap(),
+        path_str(&out),
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("one period"));
@@ -990,9 +990,9 @@ fn sat_command_enumerates_and_writes_certificates() {
         "--local",
         "0",
         "--proof-dir",
-        proofs.to_str().unwrap(),
+        path_str(&proofs),
         "--out",
-        periods.to_str().unwrap(),
+        path_str(&periods),
     ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let f: serde_json::Value =
@@ -1145,7 +1145,7 @@ fn cadical_s_lrat_proofs_pass_grundy_s_checker_and_wrong_ones_do_not() {
     let proof = Path::new(&note.proof);
     let checked = check_files(&cnf_path, proof, None).unwrap();
     assert!(checked.binary && checked.additions > 1 && checked.hints > checked.additions);
-    let o = crate::cli::grundy(&["sat", "check-lrat", cnf_path.to_str().unwrap(), &note.proof]);
+    let o = crate::cli::grundy(&["sat", "check-lrat", path_str(&cnf_path), &note.proof]);
     assert!(o.status.success(), "{o:?}");
     assert!(String::from_utf8_lossy(&o.stdout).starts_with(&checker_name()));
     // Renumbered for a third party's checker: a plain one, written here apart from grundy's
@@ -1154,16 +1154,16 @@ fn cadical_s_lrat_proofs_pass_grundy_s_checker_and_wrong_ones_do_not() {
     let args = [
         "sat",
         "check-lrat",
-        cnf_path.to_str().unwrap(),
+        path_str(&cnf_path),
         &note.proof,
         "--standard",
     ];
-    let o = crate::cli::grundy(&[&args[..], &[standard.to_str().unwrap()]].concat());
+    let o = crate::cli::grundy(&[&args[..], &[path_str(&standard)]].concat());
     assert!(o.status.success(), "{o:?}");
     let read = |p: &Path| std::fs::read_to_string(p).unwrap();
     assert_eq!(plain_lrat_check(&read(&cnf_path), &read(&standard)), Ok(()));
     let nowhere = dir.path().join("no-such-folder/standard.lrat");
-    let o = crate::cli::grundy(&[&args[..], &[nowhere.to_str().unwrap()]].concat());
+    let o = crate::cli::grundy(&[&args[..], &[path_str(&nowhere)]].concat());
     let said = crate::cli::failed_in_one_line(&o, "an unwritable --standard");
     assert!(said.contains("no-such-folder"), "{said}");
     // Without the rung's units: satisfiable (p = 4 has patterns; CaDiCaL's model satisfies
@@ -1187,12 +1187,7 @@ fn cadical_s_lrat_proofs_pass_grundy_s_checker_and_wrong_ones_do_not() {
     let flipped = dir.path().join("flipped.lrat");
     std::fs::write(&flipped, &changed).unwrap();
     assert!(refused(&cnf_path, &flipped));
-    let o = crate::cli::grundy(&[
-        "sat",
-        "check-lrat",
-        cnf_path.to_str().unwrap(),
-        flipped.to_str().unwrap(),
-    ]);
+    let o = crate::cli::grundy(&["sat", "check-lrat", path_str(&cnf_path), path_str(&flipped)]);
     assert_eq!(o.status.code(), Some(1), "{o:?}");
 }
 
@@ -1429,7 +1424,7 @@ fn sat_command_steers_cadical_unless_told_not_to() {
     for (flag, steered) in [(None, true), (Some("--no-neighbourhoods"), false)] {
         let out = dir.path().join(format!("periods-{steered}.json"));
         let mut args = vec!["sat", "officers", "--periods", "4..10", "--local", "0"];
-        args.extend(["--out", out.to_str().unwrap()]);
+        args.extend(["--out", path_str(&out)]);
         args.extend(flag);
         let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
             .args(&args)
@@ -1631,14 +1626,7 @@ fn a_lemma_file_s_units_are_told_in_true_values() {
     ];
     store.save(0, Vec::new(), clauses).unwrap();
     let file = store.path(0);
-    let run = crate::cli::grundy(&[
-        "sat",
-        "lemmas",
-        "officers",
-        "--p",
-        "17",
-        file.to_str().unwrap(),
-    ]);
+    let run = crate::cli::grundy(&["sat", "lemmas", "officers", "--p", "17", path_str(&file)]);
     assert!(run.status.success(), "{run:?}");
     let said = String::from_utf8_lossy(&run.stdout);
     let expected = [
@@ -1652,14 +1640,7 @@ fn a_lemma_file_s_units_are_told_in_true_values() {
         assert!(said.contains(&line), "{line:?} not in {said}");
     }
     let refused = |path: &Path, p: &str, why: &str| {
-        let run = crate::cli::grundy(&[
-            "sat",
-            "lemmas",
-            "officers",
-            "--p",
-            p,
-            path.to_str().unwrap(),
-        ]);
+        let run = crate::cli::grundy(&["sat", "lemmas", "officers", "--p", p, path_str(path)]);
         let err = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{run:?}");
         assert!(err.contains(why) && err.lines().count() == 1, "{err}");
@@ -1689,7 +1670,7 @@ fn sat_command_carries_lemmas_from_run_to_run() {
     // is run again for longer (its empty file given to no one) before the test goes on.
     let first = ["10", "40", "160"]
         .iter()
-        .map(|timeout| run("0", timeout, &["--lemmas", lemmas.to_str().unwrap()]))
+        .map(|timeout| run("0", timeout, &["--lemmas", path_str(&lemmas)]))
         .find(|first| first.lemmas.first().is_some_and(|n| n.kept > 0))
         .expect("160 s of CaDiCaL on p = 17 learned no clause");
     assert!(first.how.contains("lemmas carried"), "{}", first.how);
@@ -1715,7 +1696,7 @@ fn sat_command_carries_lemmas_from_run_to_run() {
     // A proof must start from the encoding alone.
     let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(["sat", "officers", "--periods", "27..27", "--timeout", "1"])
-        .args(["--lemmas", lemmas.to_str().unwrap()])
+        .args(["--lemmas", path_str(&lemmas)])
         .args(["--proof-dir", dir.path().join("proofs").to_str().unwrap()])
         .output()
         .unwrap();
@@ -1734,7 +1715,7 @@ fn a_stop_request_keeps_decided_periods_and_the_lemmas_of_the_open_one() {
     };
     // 25 is excluded, 26 found by local search in seconds, 27 open for hours; 28 never starts.
     let child = sat_officers("25..28", "600", &out)
-        .args(["--lemmas", lemmas.to_str().unwrap()])
+        .args(["--lemmas", path_str(&lemmas)])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -1781,7 +1762,7 @@ fn a_failing_period_loses_none_decided_before_it() {
     let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
     let sat = |periods: &str, timeout: &str| {
         sat_officers(periods, timeout, &out)
-            .args(["--lemmas", lemmas.to_str().unwrap()])
+            .args(["--lemmas", path_str(&lemmas)])
             .output()
             .unwrap()
     };
@@ -1840,7 +1821,7 @@ fn runs_sharing_a_periods_file_keep_each_others_results() {
         "--values",
         "2^12",
         "--out",
-        out.to_str().unwrap(),
+        path_str(&out),
     ]);
     assert!(said.contains("rare values"), "{said}");
 }
@@ -1850,7 +1831,7 @@ fn a_run_killed_outright_keeps_the_lemmas_of_its_last_periodic_save() {
     let dir = tempfile::tempdir().unwrap();
     let (out, lemmas) = (dir.path().join("periods.json"), dir.path().join("lemmas"));
     let mut child = sat_officers("27..27", "600", &out)
-        .args(["--lemmas", lemmas.to_str().unwrap(), "--lemmas-every", "1"])
+        .args(["--lemmas", path_str(&lemmas), "--lemmas-every", "1"])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -1963,7 +1944,7 @@ fn summary_tells_a_period_open_only_in_primitive_from_an_open_one() {
     ]);
     std::fs::write(&out, serde_json::to_vec(&file).unwrap()).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(["sat", "summary", "--out", out.to_str().unwrap()])
+        .args(["sat", "summary", "--out", path_str(&out)])
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
@@ -2018,7 +1999,7 @@ fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
     let run_said = ok(sat_officers("27..27", "1", &out).args(["--seed", "3"]));
     let summary = || {
         let mut c = Command::new(env!("CARGO_BIN_EXE_grundy"));
-        c.args(["sat", "summary", "--out", out.to_str().unwrap()]);
+        c.args(["sat", "summary", "--out", path_str(&out)]);
         c
     };
     let said = ok(&mut summary());
@@ -2069,10 +2050,10 @@ fn summary_reports_each_open_periods_runs_seeds_and_seconds() {
     );
     // A file of another game, a file that is not there, no file named: one line, non-zero exit.
     let missing = dir.path().join("none.json");
-    let out = out.to_str().unwrap();
+    let out = path_str(&out);
     for args in [
         &["sat", "summary", ".45", "--out", out][..],
-        &["sat", "summary", "--out", missing.to_str().unwrap()],
+        &["sat", "summary", "--out", path_str(&missing)],
         &["sat", "summary"],
     ] {
         let o = Command::new(env!("CARGO_BIN_EXE_grundy"))
