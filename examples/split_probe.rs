@@ -10,7 +10,13 @@
 //! of a piece has its other residues' bytes below 128. Cut at byte 64 instead, a second run:
 //! whole 68.0 s; residue 1, 41.0 + 12.3 s; residue 13, 31.5 + 35.9 s: two halves of like cost
 //! that together cost no more than the piece, so a piece could be cut once more for cores to
-//! share. One piece, one run each: a lead, not a measurement of every band.)
+//! share. One piece, one run each: a lead, not a measurement of every band.) Which residue to
+//! cut (2026-12-02, byte 64, beside two nice-19 chain proofs, the two probes side by side):
+//! p = 27's 200 of 200..208, whole 18.4 s, the halves' sum 19.6-26.1 s over residues 1, 2, 5,
+//! 13, 20, 26 (13: 24.4); p = 29's 200 of 200..208, whole 30.0 s, 31.3-42.0 s over 1, 2, 5, 13,
+//! 20, 28 (13: 38.5). About 4.5 s of each call is CaDiCaL taking the CNF in, so on pieces this
+//! small no residue cuts the search itself by much, and none stands out on both: the chains'
+//! residue 13 stays.
 use grundy::sat::CollectClauses;
 use grundy::sat::bounds::Band;
 use grundy::sat::solve::CadicalRun;
