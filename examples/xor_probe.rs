@@ -1,6 +1,6 @@
 //! Bits and XORs beside the one-hot encoding:
 //! `cargo run --release --example xor_probe -- P FROM BELOW TOP TIMEOUT MODE [SEED]`,
-//! MODE one of `plain`, `bits`, `xor`, `order`, `order1`, `order2`.
+//! MODE one of `plain`, `bits`, `xor`, `order`.
 //! Asks the piece `s[0]` = TOP of the band FROM..BELOW of Officers period P as
 //! `grundy sat bounds --pieces` does (TOP 0: the whole question, a largest value first), in one
 //! of these forms. `plain`: the encoding as it is. `bits`: plus eight variables per residue for
@@ -25,9 +25,8 @@
 //! (largest first, no local search) had no answer in 300 s either plain or as XORs. Neither
 //! form was kept (docs/periods-by-sat.md, *Bits and XORs*).
 //!
-//! `order` (and `order1`, `order2`, one direction each): the encoding plus clauses that tie
-//! `below(r, c)` to the counter's `s[r] >= c` (the same in every model, but propagated only
-//! once a byte of `r` is chosen). Seeds 0, 1, 2 on the three pieces above (same day and load):
+//! `order`: the encoding plus clauses that tie `below(r, c)` to the counter's `s[r] >= c` both
+//! ways (the same in every model, but propagated only once a byte of `r` is chosen). Seeds 0, 1, 2 on the three pieces above (same day and load):
 //! 215.5 s in all against 224.3 s plain, within the spread of seeds; not kept.
 use grundy::sat::encode::{VarMeaning, conflict_xors};
 use grundy::sat::{Cnf, CollectClauses};
@@ -67,8 +66,8 @@ fn main() {
     match mode {
         "plain" => {}
         "bits" | "xor" => add_bits_and_xors(&e, &mut cnf),
-        "order" | "order1" | "order2" => add_order_ties(&e, &mut cnf, mode),
-        _ => panic!("MODE: plain, bits, xor, order, order1 or order2"),
+        "order" => add_order_ties(&e, &mut cnf),
+        _ => panic!("MODE: plain, bits, xor or order"),
     }
     for u in units {
         cnf.add_clause(&[u]);
@@ -116,21 +115,15 @@ fn add_bits_and_xors(e: &grundy::sat::encode::PeriodEncoding, cnf: &mut Cnf) {
 }
 
 /// `below(r, c)` holds exactly when `s[r] >= c` in every model (every byte below `c` an option,
-/// and `s[r]` none), so tie it to the counter: `order1` adds `s[r] >= c -> below(r, c)`,
-/// `order2` `below(r, c) -> s[r] >= c`, `order` both and `not below(r, 256)`.
-fn add_order_ties(e: &grundy::sat::encode::PeriodEncoding, cnf: &mut Cnf, mode: &str) {
+/// and `s[r]` none), so tie it to the counter both ways, `s[r] >= c <-> below(r, c)`, and
+/// `not below(r, 256)`.
+fn add_order_ties(e: &grundy::sat::encode::PeriodEncoding, cnf: &mut Cnf) {
     for r in 0..e.p {
         for c in 1..256 {
             let at_least = -e.at_most(r, c - 1);
-            if mode != "order2" {
-                cnf.add_clause(&[-at_least, e.below(r, c)]);
-            }
-            if mode != "order1" {
-                cnf.add_clause(&[-e.below(r, c), at_least]);
-            }
+            cnf.add_clause(&[-at_least, e.below(r, c)]);
+            cnf.add_clause(&[-e.below(r, c), at_least]);
         }
-        if mode == "order" {
-            cnf.add_clause(&[-e.below(r, 256)]);
-        }
+        cnf.add_clause(&[-e.below(r, 256)]);
     }
 }

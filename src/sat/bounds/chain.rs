@@ -127,14 +127,12 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
         let estimate = |c: u8| {
             let top = e.expand(&[c])[0];
             let own = (rung.pieces.iter()).find(|p| p.half.is_none() && p.top == top);
-            let own = own.map(|p| {
-                if p.lemmas > 0 {
-                    p.seconds.max(share)
-                } else {
-                    p.seconds
-                }
-            });
-            own.unwrap_or(share).max(1.0)
+            let seconds = match own {
+                Some(p) if p.lemmas > 0 => p.seconds.max(share),
+                Some(p) => p.seconds,
+                None => share,
+            };
+            seconds.max(1.0)
         };
         for &c in tops.iter().filter(|c| !proved(c)) {
             let piece = ChainCall {
