@@ -277,10 +277,10 @@ impl Lines {
                 share(rate * 3600.0)
             )
         } else {
-            let prec = if rate >= 100.0 { 0 } else { 2 };
             format!(
-                "{what}: {done}/{} {unit}, {rate:.prec$}/s, ETA {eta}",
-                self.total
+                "{what}: {done}/{} {unit}, {}, ETA {eta}",
+                self.total,
+                human_rate(rate)
             )
         };
         if note.is_empty() {
@@ -308,6 +308,19 @@ fn rate_and_eta(base: u64, done: u64, total: u64, since: Duration) -> (f64, Stri
         human_time(total.saturating_sub(done) as f64 / rate)
     };
     (rate, eta)
+}
+
+/// A rate of units a second in a unit of time that shows its digits: "25.00/s", "1234/s",
+/// "0.77/min", "2.50/h". Why: a question of 20 minutes, or a chain's call of an hour, moves on
+/// at 0.0008/s, which two decimals per second print as "0.00/s", as if nothing moved.
+pub fn human_rate(per_sec: f64) -> String {
+    match per_sec {
+        r if r <= 0.0 => "0/s".to_string(),
+        r if r >= 100.0 => format!("{r:.0}/s"),
+        r if r >= 0.1 => format!("{r:.2}/s"),
+        r if r * 60.0 >= 0.1 => format!("{:.2}/min", r * 60.0),
+        r => format!("{:.2}/h", r * 3600.0),
+    }
 }
 
 /// Seconds in the unit a reader takes in at once: "45 s", "83 min", "5.2 h", "12.5 days",
@@ -420,6 +433,19 @@ mod tests {
         assert!(told.ends_with(" so far)"), "{line}");
         assert_eq!(note, "asking s[0] = 231 since 22:13 UTC");
         drop(band);
+    }
+
+    /// Mutation: per second with two decimals whatever the rate (a period of 20 minutes read
+    /// "0.00/s").
+    #[test]
+    fn a_rate_is_told_in_a_unit_that_shows_its_digits() {
+        let told: Vec<String> = [0.0, 1234.4, 25.0, 1.0 / 120.0, 1.0 / 1300.0, 1.0 / 7200.0]
+            .map(human_rate)
+            .to_vec();
+        assert_eq!(
+            told,
+            ["0/s", "1234/s", "25.00/s", "0.50/min", "2.77/h", "0.50/h"]
+        );
     }
 
     #[test]
