@@ -26,8 +26,9 @@
 //! form was kept (docs/periods-by-sat.md, *Bits and XORs*).
 //!
 //! `order`: the encoding plus clauses that tie `below(r, c)` to the counter's `s[r] >= c` both
-//! ways (the same in every model, but propagated only once a byte of `r` is chosen). Seeds 0, 1, 2 on the three pieces above (same day and load):
-//! 215.5 s in all against 224.3 s plain, within the spread of seeds; not kept.
+//! ways (the same in every model, but propagated only once a byte of `r` is chosen). Seeds 0,
+//! 1, 2 on the three pieces above (same day and load): 215.5 s in all against 224.3 s plain,
+//! within the spread of seeds; not kept.
 use grundy::sat::encode::{VarMeaning, conflict_xors};
 use grundy::sat::{Cnf, CollectClauses};
 use std::time::Duration;

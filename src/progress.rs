@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// Progress over `total` units of work.
 pub struct Progress {
@@ -69,7 +69,7 @@ impl Progress {
         let bar = on_terminal.then(|| {
             let bar = ProgressBar::new(total);
             bar.set_style(bar_style(
-                "{msg} [{bar:30}] {human_pos}/{human_len} {per_sec} ETA {eta}",
+                "{msg} [{bar:30}] {human_pos}/{human_len} {rate} ETA {eta}",
             ));
             bar.set_message(what.to_string());
             bar
@@ -291,10 +291,16 @@ impl Lines {
     }
 }
 
-/// The bar drawn by `template` (indicatif's default bar if the template does not parse).
+/// The bar drawn by `template` (indicatif's default bar if the template does not parse), with
+/// a key `{rate}` that tells the rate as the plain lines do ([`human_rate`]), not as
+/// indicatif's `{per_sec}` ("0.0008/s").
 fn bar_style(template: &str) -> ProgressStyle {
+    let rate = |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let _ = w.write_str(&human_rate(state.per_sec()));
+    };
     ProgressStyle::with_template(template)
         .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("rate", rate)
         .progress_chars("=> ")
 }
 
