@@ -744,6 +744,45 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
     }
 }
 
+/// The extra period-23 patterns of `results/officers/patterns-p23-more.txt` are fixed points of
+/// minimal period 23, by the witness check's own reading of the rule, and each lies in a rotation
+/// class of its own, apart from periods.json's (the file says p = 23 has at least four classes).
+#[test]
+fn more_period_23_patterns_check_and_are_not_rotations() {
+    use grundy::sat::periods::{PeriodsFile, minimal_period};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text =
+        std::fs::read_to_string(root.join("results/officers/patterns-p23-more.txt")).unwrap();
+    let mut patterns: Vec<Vec<u16>> = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split(',').map(|v| v.trim().parse().unwrap()).collect())
+        .collect();
+    assert_eq!(patterns.len(), 3);
+    let rares = officers_rares();
+    for s in &patterns {
+        check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, s).unwrap();
+        assert_eq!(minimal_period(s), 23);
+    }
+    let file: PeriodsFile = serde_json::from_str(
+        &std::fs::read_to_string(root.join("results/officers/periods.json")).unwrap(),
+    )
+    .unwrap();
+    patterns.push(file.pattern(23).expect("periods.json has a pattern of 23"));
+    let class = |s: &[u16]| {
+        (0..s.len())
+            .map(|k| [&s[k..], &s[..k]].concat())
+            .min()
+            .unwrap()
+    };
+    let classes: std::collections::HashSet<Vec<u16>> = patterns.iter().map(|s| class(s)).collect();
+    assert_eq!(
+        classes.len(),
+        4,
+        "two of the patterns are rotations of each other"
+    );
+}
+
 /// The exact prefix problem of a solved game (its own rare table).
 pub(crate) fn game_problem(code: &str) -> grundy::sat::periods::Problem {
     let game: Game = code.parse().unwrap();
