@@ -709,12 +709,17 @@ fn sat_command_writes_and_merges_its_json() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "garbage");
 }
 
-#[test]
-fn committed_periods_agree_with_riley_and_their_patterns_check() {
-    use grundy::sat::periods::{PeriodsFile, Status, minimal_period};
+/// The committed periods file, `results/officers/periods.json`.
+fn committed_periods() -> PeriodsFile {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers/periods.json");
-    let file: PeriodsFile = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn committed_periods_agree_with_riley_and_their_patterns_check() {
+    use grundy::sat::periods::{Status, minimal_period};
+    let file = committed_periods();
     let rares = officers_rares();
     let published = riley();
     for r in &file.results {
@@ -749,7 +754,8 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
 /// class of its own, apart from periods.json's (the file says p = 23 has at least four classes).
 #[test]
 fn more_period_23_patterns_check_and_are_not_rotations() {
-    use grundy::sat::periods::{PeriodsFile, minimal_period};
+    use grundy::sat::enumerate::canonical_rotation;
+    use grundy::sat::periods::minimal_period;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let text =
         std::fs::read_to_string(root.join("results/officers/patterns-p23-more.txt")).unwrap();
@@ -764,18 +770,13 @@ fn more_period_23_patterns_check_and_are_not_rotations() {
         check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, s).unwrap();
         assert_eq!(minimal_period(s), 23);
     }
-    let file: PeriodsFile = serde_json::from_str(
-        &std::fs::read_to_string(root.join("results/officers/periods.json")).unwrap(),
-    )
-    .unwrap();
-    patterns.push(file.pattern(23).expect("periods.json has a pattern of 23"));
-    let class = |s: &[u16]| {
-        (0..s.len())
-            .map(|k| [&s[k..], &s[..k]].concat())
-            .min()
-            .unwrap()
-    };
-    let classes: std::collections::HashSet<Vec<u16>> = patterns.iter().map(|s| class(s)).collect();
+    patterns.push(
+        committed_periods()
+            .pattern(23)
+            .expect("periods.json has a pattern of 23"),
+    );
+    let classes: std::collections::HashSet<Vec<u16>> =
+        patterns.iter().map(|s| canonical_rotation(s)).collect();
     assert_eq!(
         classes.len(),
         4,
