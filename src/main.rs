@@ -209,14 +209,16 @@ struct SatSolveArgs {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Enumerate every pattern of one period up to rotation (blocking clauses), written as JSON
-    /// to --out [default: results/<game>/patterns-p<P>.json].
+    /// to --out [default: results/<game>/patterns-p<P>.json] as classes come. A list already
+    /// there is gone on from (checked, then blocked): the same command continues a run stopped
+    /// at --timeout, --limit or by Ctrl-C. --timeout is for the whole run.
     #[arg(long)]
     all: bool,
     /// Only the periods of --periods that the --out file does not decide yet (the next run of a
     /// campaign over a range: decided periods are not solved again).
     #[arg(long, conflicts_with = "all")]
     open_only: bool,
-    /// With --all: stop after this many rotation classes.
+    /// With --all: stop once the list holds this many rotation classes.
     #[arg(long, default_value_t = 100_000)]
     limit: usize,
     /// Write a certificate for every UNSAT answer here: the CNF and a DRAT proof (cadical) or a

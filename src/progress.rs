@@ -33,6 +33,8 @@ struct Lines {
     unit: &'static str,
     /// Whether the position is shown as a share of `total` (a percentage) instead of a count.
     percent: bool,
+    /// Whether there is no total: the count and its rate are shown, no ETA.
+    open_ended: bool,
     total: u64,
     /// When the display was made and when it last wrote a plain line.
     made: Instant,
@@ -79,6 +81,7 @@ impl Progress {
             what: what.to_string(),
             unit: "values",
             percent: false,
+            open_ended: false,
             total,
             made: now,
             last_line: now,
@@ -118,6 +121,22 @@ impl Progress {
         }
         if let Some(bar) = &self.bar {
             bar.set_style(bar_style("{msg} [{bar:30}] {percent_precise}% ETA {eta}"));
+        }
+        self
+    }
+
+    /// For work with no total to reach (the patterns of a period, counted until the solver says
+    /// there are no more): the count and its rate, no bar to fill and no ETA, which a made-up
+    /// total would turn into a guess. After [`Progress::counting`] and [`Progress::ticking`].
+    pub fn open_ended(self) -> Progress {
+        let unit = {
+            let mut lines = self.lines();
+            lines.open_ended = true;
+            lines.unit
+        };
+        if let Some(bar) = &self.bar {
+            let template = format!("{{msg}} {{human_pos}} {unit}, {{rate}}, {{elapsed_precise}}");
+            bar.set_style(bar_style(&template));
         }
         self
     }
@@ -276,6 +295,8 @@ impl Lines {
                 share(done as f64),
                 share(rate * 3600.0)
             )
+        } else if self.open_ended {
+            format!("{what}: {done} {unit}, {}", human_rate(rate))
         } else {
             format!(
                 "{what}: {done}/{} {unit}, {}, ETA {eta}",
@@ -383,6 +404,20 @@ mod tests {
                 .lines()
                 .plain_line(500_000_000, 501_000_000, ten, "6 open"),
             "cubes p=37: 50.1000% of the band refuted, 36.000%/h, ETA 83 min; 6 open"
+        );
+    }
+
+    /// An open-ended count has no total, so its line tells no ETA and no "/0". Mutation: the
+    /// counted line for it ("all p=17: 12/0 classes, ..., ETA ?").
+    #[test]
+    fn an_open_ended_line_tells_the_count_and_its_rate_only() {
+        let all = Progress::drawn(0, "all p=17", false)
+            .counting("classes")
+            .open_ended();
+        assert_eq!(
+            all.lines()
+                .plain_line(2, 12, Duration::from_secs(3600), "40 solver calls"),
+            "all p=17: 12 classes, 0.17/min; 40 solver calls"
         );
     }
 

@@ -979,6 +979,143 @@ fn enumeration_finds_every_class_once_and_is_complete() {
     assert!(!some.complete);
 }
 
+/// A list stopped at its count limit goes on where it stopped: the classes it already has are
+/// blocked, the rest found once each, and the whole equals one uninterrupted enumeration; a list
+/// that is not of the question, or holds a non-pattern, is refused. Mutations: no blocking of the
+/// earlier classes (found twice), no witness check of them (the edited list accepted).
+#[test]
+fn an_enumeration_goes_on_from_an_earlier_list_and_refuses_a_wrong_one() {
+    use grundy::sat::enumerate::{canonical_rotation, enumerate, enumerate_from};
+    use grundy::sat::periods::PeriodError;
+    let problem = game_problem(".45");
+    let whole = enumerate(&problem, 8, None, 10_000).unwrap();
+    assert!(whole.complete && whole.classes.len() > 2);
+    let part = enumerate(&problem, 8, None, 2).unwrap();
+    assert_eq!(
+        (part.classes.len(), part.complete, part.runs),
+        (2, false, 1)
+    );
+    let mut handed = Vec::new();
+    let rest = enumerate_from(&problem, 8, Some(part.clone()), None, 10_000, &mut |e| {
+        handed.push(e.classes.len());
+        Ok(())
+    })
+    .unwrap();
+    assert!(rest.complete);
+    assert_eq!(rest.classes, whole.classes);
+    assert_eq!(rest.runs, 2);
+    assert!(rest.solver_calls > part.solver_calls && rest.seconds >= part.seconds);
+    assert_eq!(handed, (3..=whole.classes.len()).collect::<Vec<_>>());
+    // A complete list is handed back as it is, without a call.
+    let again = enumerate_from(&problem, 8, Some(rest.clone()), None, 10_000, &mut |_| {
+        panic!("no class to find")
+    })
+    .unwrap();
+    assert_eq!((again.classes, again.runs), (rest.classes.clone(), 2));
+
+    let refused = |earlier: grundy::sat::enumerate::Enumeration, p: usize| match enumerate_from(
+        &problem,
+        p,
+        Some(earlier),
+        None,
+        10_000,
+        &mut |_| Ok(()),
+    ) {
+        Err(PeriodError::Earlier(reason)) => reason,
+        other => panic!("not refused: {:?}", other.map(|e| e.classes.len())),
+    };
+    assert!(refused(part.clone(), 9).contains("not p = 9"));
+    let mut turned = part.clone();
+    turned.classes[0].rotate_left(1);
+    if turned.classes[0] != canonical_rotation(&turned.classes[0]) {
+        assert!(refused(turned, 8).contains("smallest rotation"));
+    }
+    // A value changed by hand: still a smallest rotation, but no longer a pattern (by the
+    // witness check, which the oracle below confirms).
+    let mut edited = part.clone();
+    let last = edited.classes[0].len() - 1;
+    edited.classes[0][last] += 1;
+    assert_eq!(edited.classes[0], canonical_rotation(&edited.classes[0]));
+    assert!(
+        check_pattern(
+            &problem.game,
+            problem.space,
+            &problem.rares,
+            &edited.classes[0]
+        )
+        .is_err()
+    );
+    edited.classes.sort();
+    assert!(refused(edited, 8).contains("not a pattern"));
+    let mut twice = part.clone();
+    twice.classes[1] = twice.classes[0].clone();
+    assert!(refused(twice, 8).contains("twice"));
+}
+
+/// `--all` is a campaign: a run stopped at `--limit` leaves its list on disk, the same command
+/// goes on to the end (the same classes as one run of the library, an independent path through
+/// the solver), a third run has nothing to do, and a damaged list is refused with one line and
+/// left as it was.
+#[test]
+fn sat_all_goes_on_from_the_list_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p8.json");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "sat",
+            ".45",
+            "--periods",
+            "8..8",
+            "--all",
+            "--out",
+            path_str(&out),
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(&args)
+            .output()
+            .unwrap()
+    };
+    let read = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap()
+    };
+    let o = run(&["--limit", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("lower bound"));
+    assert_eq!(
+        (
+            read()["complete"].clone(),
+            read()["classes"].as_array().unwrap().len()
+        ),
+        (false.into(), 1)
+    );
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let whole = grundy::sat::enumerate::enumerate(&game_problem(".45"), 8, None, 10_000).unwrap();
+    let list = read();
+    assert_eq!(list["complete"], true);
+    assert_eq!(list["runs"], 2);
+    assert_eq!(
+        list["classes"],
+        serde_json::to_value(&whole.classes).unwrap()
+    );
+    let o = run(&[]);
+    assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("nothing to do"));
+
+    let text = std::fs::read_to_string(&out).unwrap();
+    std::fs::write(&out, &text[..text.len() / 2]).unwrap();
+    let o = run(&[]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains("left untouched") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        text[..text.len() / 2]
+    );
+}
+
 #[test]
 fn sat_command_enumerates_and_writes_certificates() {
     let dir = tempfile::tempdir().unwrap();

@@ -360,6 +360,8 @@ pub enum PeriodError {
     Write(#[from] crate::io::WriteError),
     #[error(transparent)]
     File(#[from] PeriodsFileError),
+    #[error("cannot go on from the earlier list of patterns: {0}")]
+    Earlier(String),
     #[error("local search found a checked pattern of period {p}, but the solver said UNSAT")]
     Disagree { p: u64 },
     #[error("solver {solver} returned a model for p = {p} that fails the witness check: {error}")]
