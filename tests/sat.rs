@@ -752,6 +752,57 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
 /// The extra period-23 patterns of `results/officers/patterns-p23-more.txt` are fixed points of
 /// minimal period 23, by the witness check's own reading of the rule, and each lies in a rotation
 /// class of its own, apart from periods.json's (the file says p = 23 has at least four classes).
+/// The committed lists of `sat --all` (`results/officers/patterns-pP.json`): every class a
+/// pattern by the witness check (not the solver that found it), the smallest of its rotations,
+/// no class twice, the counts by minimal period right; a complete list must hold every pattern
+/// known from elsewhere (Riley's, `periods.json`'s). The docs' "at least 3061 classes of 17"
+/// rests on this. Mutations: a value changed, a class repeated, a class rotated: each fails.
+#[test]
+fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
+    use grundy::sat::enumerate::{Enumeration, canonical_rotation};
+    use grundy::sat::periods::minimal_period;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers");
+    let rares = officers_rares();
+    let mut sizes = std::collections::BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if !(name.starts_with("patterns-p") && name.ends_with(".json")) {
+            continue;
+        }
+        let list: Enumeration =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let p = list.p as usize;
+        assert_eq!(list.game, ".6", "{name}");
+        let mut counts = std::collections::BTreeMap::new();
+        for (k, class) in list.classes.iter().enumerate() {
+            assert_eq!(class.len(), p, "{name} class {k}");
+            check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, class)
+                .unwrap_or_else(|e| panic!("{name} class {k}: {e}"));
+            assert_eq!(*class, canonical_rotation(class), "{name} class {k}");
+            assert!(k == 0 || list.classes[k - 1] < *class, "{name} class {k}");
+            *counts.entry(minimal_period(class) as u64).or_insert(0) += 1;
+        }
+        assert_eq!(counts, list.by_minimal_period, "{name}");
+        if list.complete {
+            let mut known: Vec<Vec<u16>> = riley()
+                .into_iter()
+                .filter(|(q, _)| *q == p)
+                .filter_map(|(_, s)| s)
+                .collect();
+            known.extend(committed_periods().pattern(p as u64));
+            for s in known {
+                assert!(
+                    list.classes.contains(&canonical_rotation(&s)),
+                    "{name} is complete but lacks {s:?}"
+                );
+            }
+        }
+        sizes.insert(p, list.classes.len());
+    }
+    assert!(sizes.get(&17).is_some_and(|&n| n >= 3061), "{sizes:?}");
+}
+
 #[test]
 fn more_period_23_patterns_check_and_are_not_rotations() {
     use grundy::sat::enumerate::canonical_rotation;
