@@ -756,7 +756,7 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
 /// pattern by the witness check (not the solver that found it), the smallest of its rotations,
 /// no class twice, the counts by minimal period right; a complete list must hold every pattern
 /// known from elsewhere (Riley's, `periods.json`'s). The docs' "at least 3061 classes of 17"
-/// rests on this. Mutations: a value changed, a class repeated, a class rotated: each fails.
+/// and "at least 194 of 19" rest on this. Mutations: a value changed, a class repeated, a class rotated: each fails.
 #[test]
 fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
     use grundy::sat::enumerate::{Enumeration, canonical_rotation};
@@ -801,6 +801,7 @@ fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
         sizes.insert(p, list.classes.len());
     }
     assert!(sizes.get(&17).is_some_and(|&n| n >= 3061), "{sizes:?}");
+    assert!(sizes.get(&19).is_some_and(|&n| n >= 194), "{sizes:?}");
 }
 
 #[test]

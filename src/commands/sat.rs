@@ -988,7 +988,7 @@ fn enumerate_patterns(
     drop(display);
     save(&found)?;
     println!(
-        "p={p}: {} patterns up to rotation{} ({} new), {:.1} s and {} solver calls over {} runs; by minimal period: {:?}; written to {}",
+        "p={p}: {} patterns up to rotation{} ({} new), {:.1} s and {} solver calls over {}; by minimal period: {:?}; written to {}",
         found.classes.len(),
         if found.complete {
             ", all of them"
@@ -1000,7 +1000,10 @@ fn enumerate_patterns(
         found.classes.len() as u64 - already,
         found.seconds,
         found.solver_calls,
-        found.runs,
+        match found.runs {
+            1 => "1 run".to_string(),
+            n => format!("{n} runs"),
+        },
         found.by_minimal_period,
         out.display()
     );
