@@ -945,11 +945,11 @@ fn enumerate_patterns(
     let already = earlier.as_ref().map_or(0, |e| e.classes.len() as u64);
     if let Some(e) = earlier.as_ref().filter(|e| e.complete) {
         println!(
-            "p={p}: {} has all {} patterns up to rotation already ({:.1} s, {} runs): nothing to do",
+            "p={p}: {} has all {} patterns up to rotation already ({:.1} s over {}): nothing to do",
             out.display(),
             e.classes.len(),
             e.seconds,
-            e.runs
+            runs_told(e.runs)
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -1000,10 +1000,7 @@ fn enumerate_patterns(
         found.classes.len() as u64 - already,
         found.seconds,
         found.solver_calls,
-        match found.runs {
-            1 => "1 run".to_string(),
-            n => format!("{n} runs"),
-        },
+        runs_told(found.runs),
         found.by_minimal_period,
         out.display()
     );
@@ -1011,6 +1008,14 @@ fn enumerate_patterns(
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// "1 run", "2 runs".
+fn runs_told(runs: u64) -> String {
+    match runs {
+        1 => "1 run".to_string(),
+        n => format!("{n} runs"),
+    }
 }
 
 /// The longest a found class waits to be saved: an enumeration of p = 4 finds 832 classes in 98
