@@ -953,13 +953,12 @@ fn enumerate_patterns(
         );
         return Ok(ExitCode::SUCCESS);
     }
+    // The folder is made once, before the search: a run that cannot save should say so now,
+    // not after its first class.
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     let save = |found: &Enumeration| -> Result<(), grundy::sat::periods::PeriodError> {
-        if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| grundy::io::WriteError {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-        }
         Ok(grundy::io::write_json_atomic(out, found)?)
     };
     let mut display = grundy::progress::Progress::new(0, &format!("all p={p}"))
