@@ -755,8 +755,8 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
 /// The committed lists of `sat --all` (`results/officers/patterns-pP.json`): every class a
 /// pattern by the witness check (not the solver that found it), the smallest of its rotations,
 /// no class twice, the counts by minimal period right; a complete list must hold every pattern
-/// known from elsewhere (Riley's, `periods.json`'s). The docs' "at least 3061 classes of 17"
-/// and "at least 194 of 19" rest on this. Mutations: a value changed, a class repeated, a class rotated: each fails.
+/// known from elsewhere (Riley's, `periods.json`'s). The docs' "at least 3061 classes of 17",
+/// "at least 367 of 19" and "at least 49 of 23" rest on this. Mutations: a value changed, a class repeated, a class rotated: each fails.
 #[test]
 fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
     use grundy::sat::enumerate::{Enumeration, canonical_rotation};
@@ -801,7 +801,8 @@ fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
         sizes.insert(p, list.classes.len());
     }
     assert!(sizes.get(&17).is_some_and(|&n| n >= 3061), "{sizes:?}");
-    assert!(sizes.get(&19).is_some_and(|&n| n >= 194), "{sizes:?}");
+    assert!(sizes.get(&19).is_some_and(|&n| n >= 367), "{sizes:?}");
+    assert!(sizes.get(&23).is_some_and(|&n| n >= 49), "{sizes:?}");
 }
 
 #[test]
@@ -827,13 +828,37 @@ fn more_period_23_patterns_check_and_are_not_rotations() {
             .pattern(23)
             .expect("periods.json has a pattern of 23"),
     );
-    let classes: std::collections::HashSet<Vec<u16>> =
+    let mut classes: std::collections::HashSet<Vec<u16>> =
         patterns.iter().map(|s| canonical_rotation(s)).collect();
     assert_eq!(
         classes.len(),
         4,
         "two of the patterns are rotations of each other"
     );
+    // The docs' "at least 55 classes of 23": these four, Riley's and the pattern of an earlier
+    // run in periods.json (each checked here or by the committed-periods test), and the list of
+    // `sat --all` (checked by the committed-lists test), with no class counted twice.
+    let earlier = committed_periods().result(23).unwrap().earlier.clone();
+    let riley_23 = riley()
+        .into_iter()
+        .find(|(q, _)| *q == 23)
+        .unwrap()
+        .1
+        .unwrap();
+    for s in earlier
+        .into_iter()
+        .filter_map(|a| a.pattern)
+        .chain([riley_23])
+    {
+        check_pattern(&Game::officers(), SparseSpace::OFFICERS, &rares, &s).unwrap();
+        classes.insert(canonical_rotation(&s));
+    }
+    let listed: grundy::sat::enumerate::Enumeration = serde_json::from_str(
+        &std::fs::read_to_string(root.join("results/officers/patterns-p23.json")).unwrap(),
+    )
+    .unwrap();
+    classes.extend(listed.classes);
+    assert!(classes.len() >= 55, "{} classes of 23", classes.len());
 }
 
 /// The exact prefix problem of a solved game (its own rare table).
@@ -1108,6 +1133,44 @@ fn an_enumeration_goes_on_from_an_earlier_list_and_refuses_a_wrong_one() {
 /// goes on to the end (the same classes as one run of the library, an independent path through
 /// the solver), a third run has nothing to do, and a damaged list is refused with one line and
 /// left as it was.
+/// Tabu walks beside the solver find classes sooner, never other ones: with walks the complete
+/// list of `.45` p = 8 is the one CaDiCaL alone makes; on Officers p = 4 (832 classes, and a walk
+/// finds a fixed point in microseconds where CaDiCaL takes milliseconds a class) walks find some
+/// of the first 25 first, each a checked pattern of a class of its own; `--local 0` (a zero local
+/// search) runs none. Mutation: a walk's class not blocked in the solver (CaDiCaL finds it again
+/// and again; the list never completes within the limit).
+#[test]
+fn tabu_walks_beside_the_enumeration_find_classes_first_and_change_no_list() {
+    use grundy::sat::enumerate::{canonical_rotation, enumerate};
+    use std::time::Duration;
+    let limit = Some(Duration::from_secs(30));
+    let without_walks = |problem: grundy::sat::periods::Problem| grundy::sat::periods::Problem {
+        local_search: Some(Duration::ZERO),
+        ..problem
+    };
+    let alone = enumerate(&without_walks(game_problem(".45")), 8, limit, 10_000).unwrap();
+    assert!(alone.complete && alone.classes.len() > 2);
+    assert_eq!(alone.by_local_search, 0);
+    let walked = enumerate(&game_problem(".45"), 8, limit, 10_000).unwrap();
+    assert!(walked.complete, "not complete in {:.1} s", walked.seconds);
+    assert_eq!(walked.classes, alone.classes);
+
+    let officers = officers_problem();
+    let some = enumerate(&officers, 4, limit, 25).unwrap();
+    assert_eq!((some.classes.len(), some.complete), (25, false));
+    assert!(some.by_local_search > 0, "no class found by a walk");
+    assert!(some.local_search_fixed_points >= some.by_local_search);
+    let mut seen = std::collections::HashSet::new();
+    for class in &some.classes {
+        assert_eq!(class, &canonical_rotation(class));
+        assert!(seen.insert(class.clone()), "{class:?} twice");
+        assert!(check_pattern(&officers.game, officers.space, &officers.rares, class).is_ok());
+    }
+    let none = enumerate(&without_walks(officers_problem()), 4, limit, 5).unwrap();
+    let walks_told = (none.by_local_search, none.local_search_fixed_points);
+    assert_eq!((none.classes.len(), walks_told), (5, (0, 0)));
+}
+
 #[test]
 fn sat_all_goes_on_from_the_list_on_disk() {
     let dir = tempfile::tempdir().unwrap();

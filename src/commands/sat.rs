@@ -949,7 +949,7 @@ fn enumerate_patterns(
             out.display(),
             e.classes.len(),
             e.seconds,
-            runs_told(e.runs)
+            told(e.runs, "run")
         );
         return Ok(ExitCode::SUCCESS);
     }
@@ -987,7 +987,7 @@ fn enumerate_patterns(
     drop(display);
     save(&found)?;
     println!(
-        "p={p}: {} patterns up to rotation{} ({} new), {:.1} s and {} solver calls over {}; by minimal period: {:?}; written to {}",
+        "p={p}: {} patterns up to rotation{} ({} new; {} in all found first by the tabu walks, which reached {} fixed points), {:.1} s and {} over {}; by minimal period: {:?}; written to {}",
         found.classes.len(),
         if found.complete {
             ", all of them"
@@ -997,9 +997,11 @@ fn enumerate_patterns(
             " (stopped at --timeout or --limit: a lower bound; the same command goes on)"
         },
         found.classes.len() as u64 - already,
+        found.by_local_search,
+        found.local_search_fixed_points,
         found.seconds,
-        found.solver_calls,
-        runs_told(found.runs),
+        told(found.solver_calls, "solver call"),
+        told(found.runs, "run"),
         found.by_minimal_period,
         out.display()
     );
@@ -1009,11 +1011,11 @@ fn enumerate_patterns(
     Ok(ExitCode::SUCCESS)
 }
 
-/// "1 run", "2 runs".
-fn runs_told(runs: u64) -> String {
-    match runs {
-        1 => "1 run".to_string(),
-        n => format!("{n} runs"),
+/// "1 run", "2 runs": a count with its noun.
+fn told(count: u64, noun: &str) -> String {
+    match count {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
     }
 }
 

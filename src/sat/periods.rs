@@ -475,7 +475,7 @@ impl Problem {
 
     /// The local search's seed for question `base` (`p` or `p ^ 0x9e37`) under the run seed; its
     /// threads take the next seeds, hence the large odd step between run seeds.
-    fn local_seed(&self, base: u64) -> u64 {
+    pub(crate) fn local_seed(&self, base: u64) -> u64 {
         base.wrapping_add(self.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15))
     }
 
