@@ -243,7 +243,7 @@ pub fn enumerate_from(
         outcome
     });
     list.found.seconds = seconds_before + started.elapsed().as_secs_f64();
-    list.found.local_search_fixed_points += board.reached.load(Relaxed);
+    list.count_fixed_points(&board);
     outcome?;
     list.found.final_cnf = list.cnf;
     Ok(list.found)
@@ -330,6 +330,8 @@ struct Lister<'a> {
     found: Enumeration,
     cnf: Cnf,
     blocked: HashSet<Vec<u8>>,
+    /// The walks' fixed points of the earlier runs.
+    reached_before: u64,
     on_class: &'a mut dyn FnMut(&Enumeration) -> Result<(), PeriodError>,
 }
 
@@ -352,12 +354,14 @@ impl<'a> Lister<'a> {
             }
             blocked.insert(canonical_rotation(&bytes));
         }
+        let reached_before = found.local_search_fixed_points;
         Ok(Lister {
             problem,
             e,
             found,
             cnf,
             blocked,
+            reached_before,
             on_class,
         })
     }
@@ -405,6 +409,7 @@ impl<'a> Lister<'a> {
         });
         loop {
             pending.store(false, Relaxed);
+            self.count_fixed_points(board);
             for bytes in finds.try_iter() {
                 if self.found.classes.len() < limit {
                     self.take(&bytes, LOCAL_SEARCH, &mut solver)?;
@@ -426,6 +431,12 @@ impl<'a> Lister<'a> {
             board.known().insert(canonical_rotation(&bytes));
             self.take(&bytes, "cadical", &mut solver)?;
         }
+    }
+
+    /// The walks' fixed points so far, in the list (so that a list saved mid-run counts them as
+    /// it counts the classes they found).
+    fn count_fixed_points(&mut self, board: &Board) {
+        self.found.local_search_fixed_points = self.reached_before + board.reached.load(Relaxed);
     }
 
     /// Marks the list complete after the solver's UNSAT, unless a walk found a class that the
