@@ -974,7 +974,11 @@ fn enumerate_patterns(
         Some(timeout),
         limit,
         &mut |found| {
-            let note = format!("{} solver calls in all", found.solver_calls);
+            let note = format!(
+                "{} in all, {} found first by the tabu walks",
+                told(found.solver_calls, "solver call"),
+                found.by_local_search
+            );
             display.set_with(found.classes.len() as u64, &note);
             if last_save.elapsed() >= ENUMERATION_SAVE_GAP {
                 save(found)?;
