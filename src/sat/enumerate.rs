@@ -457,3 +457,71 @@ impl<'a> Lister<'a> {
 
 /// Who found a class, as the witness check names it.
 const LOCAL_SEARCH: &str = "local search";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::values::ExactGenerator;
+
+    /// `.45`'s problem and its true tail (period 20 from heap 498, taken from its values, not from
+    /// the encoding), as the byte pattern of its period's encoding.
+    fn true_tail_of_45() -> (Problem, PeriodEncoding, Vec<u8>) {
+        let mut g = ExactGenerator::new(&".45".parse().unwrap());
+        g.extend_to(1 << 12).unwrap();
+        let problem = Problem::from_prefix(&g);
+        let tail = g.values()[(1 << 12) - 20..].to_vec();
+        problem.check_witness("test", 20, &tail).unwrap();
+        let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, 20).unwrap();
+        let bytes = e.compress(&tail).unwrap();
+        (problem, e, bytes)
+    }
+
+    fn board_knowing(classes: &[Vec<u8>]) -> Board {
+        Board {
+            known: Mutex::new(classes.iter().map(|c| canonical_rotation(c)).collect()),
+            pending: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            reached: AtomicU64::new(0),
+        }
+    }
+
+    /// The solver's UNSAT makes a list complete only if every class a walk found is blocked: a
+    /// true pattern known to the board (or still in the channel) but not blocked in the instance
+    /// means the UNSAT contradicts a witness-checked fixed point, an error, never a complete list.
+    #[test]
+    fn an_unsat_with_a_walks_class_unblocked_is_a_disagreement() {
+        let (problem, e, tail) = true_tail_of_45();
+        let mut on_class = |_: &Enumeration| Ok(());
+        let empty = Enumeration::empty(&problem, 20);
+        let mut list = Lister::new(&problem, &e, empty.clone(), &mut on_class).unwrap();
+        let (_walk, finds) = std::sync::mpsc::channel::<Vec<u8>>();
+        let known = board_knowing(std::slice::from_ref(&tail));
+        let said = list.completed(&finds, &known);
+        assert!(
+            matches!(said, Err(PeriodError::Disagree { p: 20 })),
+            "{said:?}"
+        );
+        assert!(!list.found.complete);
+
+        let (walk, finds) = std::sync::mpsc::channel::<Vec<u8>>();
+        walk.send(tail[5..].iter().chain(&tail[..5]).copied().collect())
+            .unwrap();
+        let said = list.completed(&finds, &board_knowing(&[]));
+        assert!(
+            matches!(said, Err(PeriodError::Disagree { p: 20 })),
+            "{said:?}"
+        );
+
+        // The same class blocked (a rotation of it in the list): complete.
+        let listed = Enumeration {
+            classes: vec![canonical_rotation(&e.expand(&tail))],
+            by_minimal_period: BTreeMap::from([(minimal_period(&tail) as u64, 1)]),
+            ..empty
+        };
+        let mut on_class = |_: &Enumeration| Ok(());
+        let mut list = Lister::new(&problem, &e, listed, &mut on_class).unwrap();
+        let (_walk, finds) = std::sync::mpsc::channel::<Vec<u8>>();
+        list.completed(&finds, &known).unwrap();
+        assert!(list.found.complete);
+    }
+}
