@@ -222,9 +222,15 @@ struct SatSolveArgs {
     #[arg(long, default_value_t = 100_000)]
     limit: usize,
     /// Write a certificate for every UNSAT answer here: the CNF and a DRAT proof (cadical) or a
-    /// varisat proof, checked at once by varisat-checker (varisat).
+    /// varisat proof, checked at once by varisat-checker (varisat). With --all, a complete list
+    /// is then proved complete from its classes alone (one call, of at most --timeout), and the
+    /// list notes the proof.
     #[arg(long)]
     proof_dir: Option<PathBuf>,
+    /// CaDiCaL's proof format in --proof-dir: DRAT (checked when GRUNDY_DRAT_CHECKER names a
+    /// checker) or LRAT (checked at once by grundy's own LRAT checker).
+    #[arg(long, value_enum, default_value = "drat", requires = "proof_dir")]
+    proof_format: grundy::sat::solve::ProofFormat,
     /// Merge the results into this JSON file [default: results/<game>/periods.json].
     #[arg(long)]
     out: Option<PathBuf>,

@@ -749,21 +749,23 @@ fn committed_periods_agree_with_riley_and_their_patterns_check() {
     }
 }
 
-/// The extra period-23 patterns of `results/officers/patterns-p23-more.txt` are fixed points of
-/// minimal period 23, by the witness check's own reading of the rule, and each lies in a rotation
-/// class of its own, apart from periods.json's (the file says p = 23 has at least four classes).
 /// The committed lists of `sat --all` (`results/officers/patterns-pP.json`): every class a
 /// pattern by the witness check (not the solver that found it), the smallest of its rotations,
 /// no class twice, the counts by minimal period right; a complete list must hold every pattern
-/// known from elsewhere (Riley's, `periods.json`'s). The docs' "at least 3061 classes of 17",
-/// "at least 367 of 19" and "at least 49 of 23" rest on this. Mutations: a value changed, a class repeated, a class rotated: each fails.
+/// known from elsewhere (Riley's, `periods.json`'s) and every pattern tabu walks (code of their
+/// own) find in a few milliseconds each. The docs' "at least 3061 classes of 17", "at least 367
+/// of 19", "at least 49 of 23" and "all 832 of 4, proved complete" rest on this (the proof
+/// itself, 188 MB, is not committed: `a_complete_list_is_proved_complete...` tests the prover).
+/// Mutations: a value changed, a class repeated, a class rotated: each fails; p = 4's first
+/// class taken out (one the walk reaches) fails, its 101st and 501st do not (the walk reaches
+/// a part of the classes only, as in the enumeration, where CaDiCaL found 225 of the 832).
 #[test]
 fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
     use grundy::sat::enumerate::{Enumeration, canonical_rotation};
     use grundy::sat::periods::minimal_period;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results/officers");
     let rares = officers_rares();
-    let mut sizes = std::collections::BTreeMap::new();
+    let (mut sizes, mut proved) = (std::collections::BTreeMap::new(), Vec::new());
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -791,6 +793,13 @@ fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
                 .filter_map(|(_, s)| s)
                 .collect();
             known.extend(committed_periods().pattern(p as u64));
+            let e =
+                PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, p).unwrap();
+            known.extend(
+                fixed_points_a_walk_reaches(&e, 500)
+                    .iter()
+                    .map(|b| e.expand(b)),
+            );
             for s in known {
                 assert!(
                     list.classes.contains(&canonical_rotation(&s)),
@@ -799,10 +808,37 @@ fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
             }
         }
         sizes.insert(p, list.classes.len());
+        let checked = list.completeness.and_then(|note| note.checked_by);
+        if list.complete && checked.is_some() {
+            proved.push(p);
+        }
     }
     assert!(sizes.get(&17).is_some_and(|&n| n >= 3061), "{sizes:?}");
     assert!(sizes.get(&19).is_some_and(|&n| n >= 367), "{sizes:?}");
     assert!(sizes.get(&23).is_some_and(|&n| n >= 49), "{sizes:?}");
+    assert!(
+        proved.contains(&4),
+        "p = 4's list proved complete: {proved:?}"
+    );
+}
+
+/// The extra period-23 patterns of `results/officers/patterns-p23-more.txt` are fixed points of
+/// minimal period 23, by the witness check's own reading of the rule, and each lies in a rotation
+/// class of its own, apart from periods.json's (the file says p = 23 has at least four classes).
+/// Every fixed point one tabu walk reaches in `millis` (each refused, so the walk restarts
+/// from a random pattern and goes on): thousands a second at small periods.
+fn fixed_points_a_walk_reaches(e: &PeriodEncoding, millis: u64) -> Vec<Vec<u8>> {
+    let reached = std::cell::RefCell::new(Vec::new());
+    let accept = |s: &[u8]| {
+        reached.borrow_mut().push(s.to_vec());
+        false
+    };
+    let (time, stop) = (
+        std::time::Duration::from_millis(millis),
+        std::sync::atomic::AtomicBool::new(false),
+    );
+    grundy::sat::local::Walk::new(e.shifts(), 7).run(time, &accept, &stop, &mut |_, _| {});
+    reached.into_inner()
 }
 
 #[test]
@@ -1056,6 +1092,79 @@ fn enumeration_finds_every_class_once_and_is_complete() {
     assert!(!some.complete);
 }
 
+/// A complete list is proved complete from its classes alone: the encoding with every class
+/// blocked is UNSAT by an LRAT proof that grundy's checker accepts, and its CNF is UNSAT for
+/// varisat too (another solver, reading the file the proof is of). A list with one class taken
+/// out but still called complete is caught, the missing class found again (the oracle: the
+/// class taken out). Mutation: the classes not blocked in the proof's CNF (the first proof
+/// fails, its CNF satisfiable).
+#[test]
+fn a_complete_list_is_proved_complete_and_a_list_missing_a_class_is_caught() {
+    use grundy::sat::enumerate::{enumerate, prove_complete};
+    use grundy::sat::periods::{PeriodError, minimal_period};
+    use grundy::sat::solve::{Answer, ProofFormat, SolverKind, solve};
+    let problem = grundy::sat::periods::Problem {
+        proof_format: ProofFormat::Lrat,
+        ..game_problem(".45")
+    };
+    let whole = enumerate(&problem, 8, None, 10_000).unwrap();
+    assert!(whole.complete && whole.classes.len() > 2);
+    let dir = tempfile::tempdir().unwrap();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let note = prove_complete(&problem, &whole, &dir.path().join("c8"), None, &stop)
+        .unwrap()
+        .expect("an answer with no time limit");
+    assert_eq!(note.written_in(), "lrat");
+    assert!(note.checked_by.is_some_and(|c| c.contains("LRAT")));
+    assert!(
+        !note.cnf.contains('/'),
+        "names the file alone: {}",
+        note.cnf
+    );
+    let dimacs = std::fs::read_to_string(dir.path().join(&note.cnf)).unwrap();
+    assert_eq!(
+        solve(SolverKind::Varisat, &cnf_of_dimacs(&dimacs), None).unwrap(),
+        Answer::Unsat
+    );
+    for k in [0, whole.classes.len() - 1] {
+        let mut short = whole.clone();
+        let missing = short.classes.remove(k);
+        *short
+            .by_minimal_period
+            .get_mut(&(minimal_period(&missing) as u64))
+            .unwrap() -= 1;
+        short.by_minimal_period.retain(|_, n| *n > 0);
+        let stem = dir.path().join(format!("short{k}"));
+        match prove_complete(&problem, &short, &stem, None, &stop) {
+            Err(PeriodError::Incomplete { p: 8, pattern }) => assert_eq!(pattern, missing),
+            other => panic!("class {k} taken out: {other:?}"),
+        }
+    }
+    // A list not complete is not proved.
+    let part = enumerate(&problem, 8, None, 2).unwrap();
+    let stem = dir.path().join("part");
+    assert!(matches!(
+        prove_complete(&problem, &part, &stem, None, &stop),
+        Err(PeriodError::Earlier(_))
+    ));
+}
+
+/// A DIMACS text read back as clauses (for a solver other than the one that wrote its proof).
+fn cnf_of_dimacs(text: &str) -> grundy::sat::Cnf {
+    use grundy::sat::CollectClauses;
+    let mut cnf = grundy::sat::Cnf::default();
+    for line in text.lines().filter(|l| !l.starts_with(['c', 'p'])) {
+        let lits: Vec<i32> = line
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        if let Some((0, clause)) = lits.split_last() {
+            cnf.add_clause(clause);
+        }
+    }
+    cnf
+}
+
 /// A list stopped at its count limit goes on where it stopped: the classes it already has are
 /// blocked, the rest found once each, and the whole equals one uninterrupted enumeration; a list
 /// that is not of the question, or holds a non-pattern, is refused. Mutations: no blocking of the
@@ -1220,6 +1329,31 @@ fn sat_all_goes_on_from_the_list_on_disk() {
     assert_eq!(by_period, whole.classes.len());
     let o = run(&[]);
     assert!(o.status.success() && String::from_utf8_lossy(&o.stdout).contains("nothing to do"));
+    // With --proof-dir the complete list is proved complete, and says so; then nothing to do.
+    let proofs = dir.path().join("proofs");
+    let prove = ["--proof-dir", path_str(&proofs), "--proof-format", "lrat"];
+    let o = run(&prove);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && said.contains("proved complete"),
+        "{said}"
+    );
+    let note = &read()["completeness"];
+    assert!(
+        note["checked_by"].as_str().unwrap().contains("LRAT"),
+        "{note}"
+    );
+    assert!(proofs.join(note["proof"].as_str().unwrap()).exists());
+    assert_eq!(
+        read()["classes"],
+        serde_json::to_value(&whole.classes).unwrap()
+    );
+    let o = run(&prove);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("proved complete by") && said.contains("nothing to do"),
+        "{said}"
+    );
 
     // --all is for one period.
     let o = Command::new(env!("CARGO_BIN_EXE_grundy"))

@@ -852,6 +852,7 @@ fn problem_from(
         break_rotation: args.solve.break_rotation,
         portfolio: args.solve.portfolio.max(1),
         proof_dir: args.proof_dir.clone(),
+        proof_format: args.proof_format,
         seed: args.seed,
         neighbourhoods: !args.solve.no_neighbourhoods,
         lemma_dir,
@@ -945,13 +946,22 @@ fn enumerate_patterns(
     let already = earlier.as_ref().map_or(0, |e| e.classes.len() as u64);
     if let Some(e) = earlier.as_ref().filter(|e| e.complete) {
         println!(
-            "p={p}: {} has all {} patterns up to rotation already ({:.1} s over {}): nothing to do",
+            "p={p}: {} has all {} patterns up to rotation already ({:.1} s over {}){}",
             out.display(),
             e.classes.len(),
             e.seconds,
-            told(e.runs, "run")
+            told(e.runs, "run"),
+            match (&problem.proof_dir, proved_by(e)) {
+                (_, Some(checker)) => format!(", proved complete by {checker}: nothing to do"),
+                (None, None) => ": nothing to do (--proof-dir proves it complete)".to_string(),
+                (Some(_), None) => String::new(),
+            }
         );
-        return Ok(ExitCode::SUCCESS);
+        if problem.proof_dir.is_none() || proved_by(e).is_some() {
+            return Ok(ExitCode::SUCCESS);
+        }
+        let mut list = earlier.expect("complete");
+        return prove_list_complete(problem, &mut list, out, timeout);
     }
     // The folder is made once, before the search: a run that cannot save should say so now,
     // not after its first class.
@@ -1012,6 +1022,71 @@ fn enumerate_patterns(
     if grundy::interrupt::requested() {
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
+    if found.complete && problem.proof_dir.is_some() {
+        let mut found = found;
+        return prove_list_complete(problem, &mut found, out, timeout);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The checker that accepted the proof that `list` is complete, if one did.
+fn proved_by(list: &grundy::sat::enumerate::Enumeration) -> Option<&str> {
+    list.completeness.as_ref()?.checked_by.as_deref()
+}
+
+/// With `--all --proof-dir`: proves the complete `list` complete from its classes alone
+/// ([`grundy::sat::enumerate::prove_complete`], one call of at most `timeout`), and saves it at
+/// `out` with the proof's note. A list the proof finds a pattern outside is an error, and the
+/// file is left as it was.
+fn prove_list_complete(
+    problem: &grundy::sat::periods::Problem,
+    list: &mut grundy::sat::enumerate::Enumeration,
+    out: &std::path::Path,
+    timeout: Duration,
+) -> Result<ExitCode> {
+    let dir = problem
+        .proof_dir
+        .as_deref()
+        .expect("asked with --proof-dir");
+    let p = list.p;
+    let stem = dir.join(format!("{}-p{p}-complete", problem.game.slug()));
+    let started = std::time::Instant::now();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let note = std::thread::scope(|scope| {
+        // A stop request ends the proof (and its check) as it ends the search.
+        scope.spawn(|| grundy::interrupt::relay(&stop));
+        let note =
+            grundy::sat::enumerate::prove_complete(problem, list, &stem, Some(timeout), &stop);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        note
+    })?;
+    let seconds = started.elapsed().as_secs_f64();
+    let Some(note) = note else {
+        println!(
+            "p={p}: no proof that the list is complete within {} s",
+            timeout.as_secs()
+        );
+        return Ok(ExitCode::from(if grundy::interrupt::requested() {
+            grundy::interrupt::EXIT_STATUS
+        } else {
+            1
+        }));
+    };
+    let verdict = match &note.checked_by {
+        Some(checker) => format!("proved complete, the proof checked by {checker}"),
+        None => "proved complete, the DRAT proof unchecked (GRUNDY_DRAT_CHECKER names no checker)"
+            .to_string(),
+    };
+    println!(
+        "p={p}: the {} classes are all: {verdict} ({seconds:.1} s; {} and {} in {}); written to {}",
+        list.classes.len(),
+        note.cnf,
+        note.proof,
+        dir.display(),
+        out.display()
+    );
+    list.completeness = Some(note);
+    grundy::io::write_json_atomic(out, &*list)?;
     Ok(ExitCode::SUCCESS)
 }
 

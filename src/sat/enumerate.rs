@@ -35,7 +35,7 @@ use serde::{Deserialize, Serialize};
 
 use super::encode::PeriodEncoding;
 use super::periods::{PeriodError, Problem, minimal_period};
-use super::solve::{SolveError, add_ipasir, cadical_model, load_cadical};
+use super::solve::{Answer, ProofNote, SolveError, add_ipasir, cadical_model, load_cadical};
 use super::{Cnf, CollectClauses};
 use crate::values::Value;
 
@@ -71,6 +71,10 @@ pub struct Enumeration {
     /// to a class it or the solver had hints at how many classes walks can reach at all.
     #[serde(default)]
     pub local_search_fixed_points: u64,
+    /// A proof that no pattern lies outside `classes` ([`prove_complete`], `--all
+    /// --proof-dir`): absent until a complete list is proved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completeness: Option<ProofNote>,
     /// Clauses of the final instance (encoding plus blocking clauses), for an external re-check.
     #[serde(skip)]
     pub final_cnf: Cnf,
@@ -95,6 +99,7 @@ impl Enumeration {
             runs: 0,
             by_local_search: 0,
             local_search_fixed_points: 0,
+            completeness: None,
             final_cnf: Cnf::default(),
         }
     }
@@ -174,6 +179,88 @@ fn solve_error(e: anyhow::Error) -> PeriodError {
         solver: "cadical",
         reason: e.to_string(),
     })
+}
+
+/// The encoding's CNF with every class of `classes` blocked with all its rotations, and the
+/// canonical byte rotation of each class.
+fn blocked_cnf(
+    e: &PeriodEncoding,
+    classes: &[Vec<Value>],
+) -> Result<(Cnf, HashSet<Vec<u8>>), PeriodError> {
+    let (mut cnf, mut blocked) = (e.cnf.clone(), HashSet::new());
+    for class in classes {
+        let bytes = e.compress(class).ok_or_else(|| {
+            PeriodError::Earlier(format!("{class:?} has a value the encoding cannot hold"))
+        })?;
+        for clause in rotation_blocks(e, &bytes) {
+            cnf.add_clause(&clause);
+        }
+        blocked.insert(canonical_rotation(&bytes));
+    }
+    Ok((cnf, blocked))
+}
+
+/// Proves the complete list `list` complete, from the list alone: each class is checked again
+/// ([`Enumeration::refuses`]), then a fresh CaDiCaL, writing a proof at `stem` in the problem's
+/// proof format, is asked the encoding of `list.p` with every class and its rotations blocked
+/// ([`blocked_cnf`]). Its UNSAT, checked (LRAT by [`super::lrat`], DRAT by `GRUNDY_DRAT_CHECKER`
+/// when it names a checker), says no pattern lies outside the list; with the witness checks,
+/// that the list is exactly the patterns of period `p` up to rotation. Why from scratch: the
+/// enumeration's own instance grew by thousands of incremental calls and leaves no proof, and
+/// a certificate should rest on what the file says, not on the run that wrote it.
+///
+/// Returns the proof's note (`checked_by: None`: a DRAT proof with no checker named), or
+/// `None` if the call ran past `timeout` or `stop` rose.
+///
+/// # Errors
+/// [`PeriodError::Incomplete`] with the pattern found if the instance has a model (the list
+/// misses a class); [`PeriodError::Earlier`] if the list is refused or not complete; solver
+/// and checker failures.
+pub fn prove_complete(
+    problem: &Problem,
+    list: &Enumeration,
+    stem: &std::path::Path,
+    timeout: Option<Duration>,
+    stop: &AtomicBool,
+) -> Result<Option<ProofNote>, PeriodError> {
+    let p = list.p as usize;
+    if !list.complete {
+        return Err(PeriodError::Earlier(
+            "the list is not complete: nothing to prove".into(),
+        ));
+    }
+    if let Some(reason) = list.refuses(problem, p) {
+        return Err(PeriodError::Earlier(reason));
+    }
+    let e = PeriodEncoding::new(&problem.game, problem.space, &problem.rares, p)?;
+    let (cnf, _) = blocked_cnf(&e, &list.classes)?;
+    let checker = super::solve::drat_checker_from_env();
+    let (answer, note) = super::solve::solve_with_proof_checked_by(
+        super::solve::SolverKind::Cadical,
+        &cnf,
+        timeout,
+        stem,
+        (problem.proof_format, checker.as_deref()),
+        Some(stop),
+    )?;
+    match answer {
+        // The note names the files alone, not the folder: a list in git holds no path of the
+        // machine it was proved on.
+        Answer::Unsat => Ok(note.map(|note| ProofNote {
+            cnf: crate::io::file_name(std::path::Path::new(&note.cnf)),
+            proof: crate::io::file_name(std::path::Path::new(&note.proof)),
+            ..note
+        })),
+        Answer::Sat(model) => {
+            let pattern = e.decode(&model);
+            problem.check_witness("cadical", list.p, &pattern)?;
+            Err(PeriodError::Incomplete {
+                p: list.p,
+                pattern: canonical_rotation(&pattern),
+            })
+        }
+        Answer::Timeout => Ok(None),
+    }
 }
 
 /// Enumerates the patterns of period `p` up to rotation, within `timeout` and `limit` classes.
@@ -344,16 +431,7 @@ impl<'a> Lister<'a> {
         on_class: &'a mut dyn FnMut(&Enumeration) -> Result<(), PeriodError>,
     ) -> Result<Lister<'a>, PeriodError> {
         found.rare_values = problem.rares.len() as u64;
-        let (mut cnf, mut blocked) = (e.cnf.clone(), HashSet::new());
-        for class in &found.classes {
-            let bytes = e.compress(class).ok_or_else(|| {
-                PeriodError::Earlier(format!("{class:?} has a value the encoding cannot hold"))
-            })?;
-            for clause in rotation_blocks(e, &bytes) {
-                cnf.add_clause(&clause);
-            }
-            blocked.insert(canonical_rotation(&bytes));
-        }
+        let (cnf, blocked) = blocked_cnf(e, &found.classes)?;
         let reached_before = found.local_search_fixed_points;
         Ok(Lister {
             problem,

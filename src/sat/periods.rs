@@ -364,6 +364,10 @@ pub enum PeriodError {
     Earlier(String),
     #[error("local search found a checked pattern of period {p}, but the solver said UNSAT")]
     Disagree { p: u64 },
+    #[error(
+        "the list of period {p} says it is complete, but it misses the checked pattern {pattern:?}"
+    )]
+    Incomplete { p: u64, pattern: Vec<Value> },
     #[error("solver {solver} returned a model for p = {p} that fails the witness check: {error}")]
     BadModel {
         solver: &'static str,
@@ -391,6 +395,9 @@ pub struct Problem {
     pub portfolio: usize,
     /// Write UNSAT certificates (CNF and proof) into this folder.
     pub proof_dir: Option<std::path::PathBuf>,
+    /// CaDiCaL's proof format there: DRAT (checked by `GRUNDY_DRAT_CHECKER` when it names a
+    /// checker) or LRAT (checked at once by [`super::lrat`]).
+    pub proof_format: super::solve::ProofFormat,
     /// Run seed, mixed into the local search's seeds and CaDiCaL's. 0 is the default run
     /// (reproducible: the benchmark and the tests use it); every other seed walks elsewhere, so
     /// that running an open period again adds new search instead of repeating the old. (The
@@ -466,6 +473,7 @@ impl Problem {
             break_rotation: false,
             portfolio: 1,
             proof_dir: None,
+            proof_format: super::solve::ProofFormat::Drat,
             seed: 0,
             neighbourhoods: true,
             lemma_dir: None,
@@ -803,8 +811,15 @@ impl Problem {
         let cnf = &e.cnf;
         let name = format!("{}-p{p}-{question}", self.game.slug());
         if let Some(dir) = &self.proof_dir {
-            let (answer, note) =
-                super::solve::solve_with_proof(solver, cnf, timeout, &dir.join(name))?;
+            let checker = super::solve::drat_checker_from_env();
+            let (answer, note) = super::solve::solve_with_proof_checked_by(
+                solver,
+                cnf,
+                timeout,
+                &dir.join(name),
+                (self.proof_format, checker.as_deref()),
+                None,
+            )?;
             result.proofs.extend(note);
             return Ok(answer);
         }
