@@ -822,9 +822,6 @@ fn committed_pattern_lists_check_and_complete_ones_hold_the_known_patterns() {
     );
 }
 
-/// The extra period-23 patterns of `results/officers/patterns-p23-more.txt` are fixed points of
-/// minimal period 23, by the witness check's own reading of the rule, and each lies in a rotation
-/// class of its own, apart from periods.json's (the file says p = 23 has at least four classes).
 /// Every fixed point one tabu walk reaches in `millis` (each refused, so the walk restarts
 /// from a random pattern and goes on): thousands a second at small periods.
 fn fixed_points_a_walk_reaches(e: &PeriodEncoding, millis: u64) -> Vec<Vec<u8>> {
@@ -841,6 +838,9 @@ fn fixed_points_a_walk_reaches(e: &PeriodEncoding, millis: u64) -> Vec<Vec<u8>> 
     reached.into_inner()
 }
 
+/// The extra period-23 patterns of `results/officers/patterns-p23-more.txt` are fixed points of
+/// minimal period 23, by the witness check's own reading of the rule, and each lies in a rotation
+/// class of its own, apart from periods.json's (the file says p = 23 has at least four classes).
 #[test]
 fn more_period_23_patterns_check_and_are_not_rotations() {
     use grundy::sat::enumerate::canonical_rotation;

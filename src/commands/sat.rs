@@ -944,25 +944,10 @@ fn enumerate_patterns(
         grundy::io::read_json_if_present(out, "a list of patterns (grundy sat --all)")
             .map_err(|reason| anyhow::anyhow!("{}: {reason}; left untouched", out.display()))?;
     let already = earlier.as_ref().map_or(0, |e| e.classes.len() as u64);
-    if let Some(e) = earlier.as_ref().filter(|e| e.complete) {
-        println!(
-            "p={p}: {} has all {} patterns up to rotation already ({:.1} s over {}){}",
-            out.display(),
-            e.classes.len(),
-            e.seconds,
-            told(e.runs, "run"),
-            match (&problem.proof_dir, proved_by(e)) {
-                (_, Some(checker)) => format!(", proved complete by {checker}: nothing to do"),
-                (None, None) => ": nothing to do (--proof-dir proves it complete)".to_string(),
-                (Some(_), None) => String::new(),
-            }
-        );
-        if problem.proof_dir.is_none() || proved_by(e).is_some() {
-            return Ok(ExitCode::SUCCESS);
-        }
-        let mut list = earlier.expect("complete");
-        return prove_list_complete(problem, &mut list, out, timeout);
-    }
+    let earlier = match earlier {
+        Some(e) if e.complete => return already_complete(problem, e, out, timeout),
+        other => other,
+    };
     // The folder is made once, before the search: a run that cannot save should say so now,
     // not after its first class.
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -1023,10 +1008,37 @@ fn enumerate_patterns(
         return Ok(ExitCode::from(grundy::interrupt::EXIT_STATUS));
     }
     if found.complete && problem.proof_dir.is_some() {
-        let mut found = found;
-        return prove_list_complete(problem, &mut found, out, timeout);
+        return prove_list_complete(problem, found, out, timeout);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A complete list already at `out`: said so, and proved complete first with `--proof-dir` if
+/// no checked proof is noted yet.
+fn already_complete(
+    problem: &grundy::sat::periods::Problem,
+    e: grundy::sat::enumerate::Enumeration,
+    out: &std::path::Path,
+    timeout: Duration,
+) -> Result<ExitCode> {
+    let p = e.p;
+    let to_prove = problem.proof_dir.is_some() && proved_by(&e).is_none();
+    println!(
+        "p={p}: {} has all {} patterns up to rotation already ({:.1} s over {}){}",
+        out.display(),
+        e.classes.len(),
+        e.seconds,
+        told(e.runs, "run"),
+        match (proved_by(&e), to_prove) {
+            (Some(checker), _) => format!(", proved complete by {checker}: nothing to do"),
+            (None, false) => ": nothing to do (--proof-dir proves it complete)".to_string(),
+            (None, true) => String::new(),
+        }
+    );
+    match to_prove {
+        true => prove_list_complete(problem, e, out, timeout),
+        false => Ok(ExitCode::SUCCESS),
+    }
 }
 
 /// The checker that accepted the proof that `list` is complete, if one did.
@@ -1040,7 +1052,7 @@ fn proved_by(list: &grundy::sat::enumerate::Enumeration) -> Option<&str> {
 /// file is left as it was.
 fn prove_list_complete(
     problem: &grundy::sat::periods::Problem,
-    list: &mut grundy::sat::enumerate::Enumeration,
+    mut list: grundy::sat::enumerate::Enumeration,
     out: &std::path::Path,
     timeout: Duration,
 ) -> Result<ExitCode> {
@@ -1056,7 +1068,7 @@ fn prove_list_complete(
         // A stop request ends the proof (and its check) as it ends the search.
         scope.spawn(|| grundy::interrupt::relay(&stop));
         let note =
-            grundy::sat::enumerate::prove_complete(problem, list, &stem, Some(timeout), &stop);
+            grundy::sat::enumerate::prove_complete(problem, &list, &stem, Some(timeout), &stop);
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         note
     })?;
@@ -1086,7 +1098,7 @@ fn prove_list_complete(
         out.display()
     );
     list.completeness = Some(note);
-    grundy::io::write_json_atomic(out, &*list)?;
+    grundy::io::write_json_atomic(out, &list)?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -244,13 +244,7 @@ pub fn prove_complete(
         Some(stop),
     )?;
     match answer {
-        // The note names the files alone, not the folder: a list in git holds no path of the
-        // machine it was proved on.
-        Answer::Unsat => Ok(note.map(|note| ProofNote {
-            cnf: crate::io::file_name(std::path::Path::new(&note.cnf)),
-            proof: crate::io::file_name(std::path::Path::new(&note.proof)),
-            ..note
-        })),
+        Answer::Unsat => Ok(note.map(ProofNote::named_alone)),
         Answer::Sat(model) => {
             let pattern = e.decode(&model);
             problem.check_witness("cadical", list.p, &pattern)?;

@@ -408,6 +408,16 @@ pub struct ProofNote {
 }
 
 impl ProofNote {
+    /// The note with its files named alone, not their folder: a note kept in git (a ladder, a
+    /// list of patterns) holds no path of the machine it was proved on.
+    pub fn named_alone(self) -> ProofNote {
+        ProofNote {
+            cnf: crate::io::file_name(std::path::Path::new(&self.cnf)),
+            proof: crate::io::file_name(std::path::Path::new(&self.proof)),
+            ..self
+        }
+    }
+
     /// The format the proof was written in, the first word of `format` ("drat", "lrat",
     /// "varisat"; a note of pieces says "drat in 4 pieces, ...", a checked piece's "lrat,
     /// removed once checked").

@@ -133,14 +133,13 @@ pub(super) fn settle_checked_files(note: ProofNote, keep_files: bool) -> ProofNo
         let _ = std::fs::remove_file(&note.cnf);
         let _ = std::fs::remove_file(&note.proof);
     }
+    let note = note.named_alone();
     ProofNote {
-        cnf: crate::io::file_name(Path::new(&note.cnf)),
-        proof: crate::io::file_name(Path::new(&note.proof)),
         format: match checked {
             true => format!("{}, {}", note.format, files_fate(keep_files)),
             false => note.format,
         },
-        checked_by: note.checked_by,
+        ..note
     }
 }
 
