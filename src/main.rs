@@ -496,8 +496,10 @@ struct CubesArgs {
     values: u64,
 }
 
-// The arguments of `bounds` above.
+// The arguments of `bounds` above. `proofs`: where proofs go, or a chain's `--plan`, which
+// makes none but weighs its calls by the format's pace.
 #[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("proofs").multiple(true).args(["proof_dir", "plan"])))]
 struct BoundsArgs {
     #[command(flatten)]
     ask: PeriodQuestion,
@@ -534,12 +536,20 @@ struct BoundsArgs {
     /// Climb no further: give every refuted rung the ladder's bound rests on a DRAT proof in
     /// --proof-dir, checked by GRUNDY_DRAT_CHECKER (rungs proved already, and bands answered by
     /// cube campaigns, which `sat cubes --certify` proves, are skipped). --timeout is per rung.
-    #[arg(long, requires = "proof_dir")]
+    #[arg(long, requires = "proofs")]
     prove_chain: bool,
+    /// With --prove-chain: print the calls it would make (each with what the climb took over
+    /// it, in the order they would run with these --pieces, --cut, --to and --jobs), then stop:
+    /// no solver, nothing written, no lock taken, --proof-dir not needed. Why: a chain runs for
+    /// days in stops and restarts, and what is left (which parts of which pieces) is otherwise
+    /// only found by reading the ladder's JSON; the same command with --plan tells it, also
+    /// while a run is at work on the ladder.
+    #[arg(long, requires = "prove_chain")]
+    plan: bool,
     /// The proofs' format: DRAT (checked by GRUNDY_DRAT_CHECKER, rate or dratify) or LRAT
     /// (binary, checked by grundy's own LRAT checker, `grundy sat check-lrat`; no search, so
     /// a chain's proofs cost about a third of DRAT's with rate).
-    #[arg(long, value_enum, default_value = "drat", requires = "proof_dir")]
+    #[arg(long, value_enum, default_value = "drat", requires = "proofs")]
     proof_format: grundy::sat::solve::ProofFormat,
     /// Keep each proof's CNF and proof file in --proof-dir once checked (the ladder's note then
     /// says "kept"), for a third party's checker (`sat check-lrat --standard` writes an LRAT

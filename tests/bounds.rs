@@ -2964,22 +2964,42 @@ fn a_merge_takes_the_checked_proofs_of_another_copy() {
 }
 
 /// p = 39's committed ladder as it stood while a band was open in pieces: cut after the last
-/// rung refuted in two pieces or more, that rung made a try with no answer holding its first two
-/// pieces. Built from the committed history, not its live end, so the merge tests keep their
-/// shape while the campaign climbs (a band just begun has no pieces yet).
+/// rung refuted in pieces of two values of `s[0]` or more, that rung made a try with no answer
+/// holding two whole pieces, its first two values, each with the seconds of its records. Built
+/// from the committed history, not its live end, so the merge tests keep their shape while the
+/// campaign climbs (a band just begun has no pieces yet) and while its chain is proved: a band
+/// proved in parts holds no whole piece, only parts (as 216..224 since 2026-12-06, when this
+/// fixture, which took a rung's first two records as they were, took two parts of one value,
+/// and the band never came out covered).
 fn committed_p39_ladder_open_in_pieces() -> Json {
     let mut ladder = committed_ladder(39);
     let rungs = ladder["rungs"].as_array_mut().unwrap();
-    let pieces_of = |r: &Json| r.get("pieces").and_then(Json::as_array).map_or(0, Vec::len);
-    let open = rungs.iter().rposition(|r| pieces_of(r) >= 2).unwrap();
+    let values_of = |r: &Json| -> Vec<u64> {
+        let mut tops: Vec<u64> = (r.get("pieces").and_then(Json::as_array).into_iter())
+            .flatten()
+            .map(|piece| piece["top"].as_u64().unwrap())
+            .collect();
+        tops.sort_unstable();
+        tops.dedup();
+        tops
+    };
+    let open = rungs.iter().rposition(|r| values_of(r).len() >= 2).unwrap();
     rungs.truncate(open + 1);
+    let tops = values_of(&rungs[open]);
     let rung = rungs[open].as_object_mut().unwrap();
-    let pieces = rung["pieces"].as_array_mut().unwrap();
-    pieces.truncate(2);
-    let seconds: f64 = pieces
-        .iter()
+    let seconds_of = |top: u64| -> f64 {
+        (rung["pieces"].as_array().unwrap().iter())
+            .filter(|piece| piece["top"] == top)
+            .map(|piece| piece["seconds"].as_f64().unwrap())
+            .sum()
+    };
+    let pieces: Vec<Json> = (tops[..2].iter())
+        .map(|&top| serde_json::json!({"top": top, "seconds": seconds_of(top)}))
+        .collect();
+    let seconds: f64 = (pieces.iter())
         .map(|piece| piece["seconds"].as_f64().unwrap())
         .sum();
+    rung.insert("pieces".into(), pieces.into());
     rung.insert("answer".into(), "timeout".into());
     rung.insert("seconds".into(), serde_json::json!(seconds));
     rung.remove("proof");
@@ -3241,4 +3261,166 @@ fn a_continued_try_records_what_its_last_run_gave_the_piece_it_stopped() {
     );
     assert!(rung["seconds"].as_f64().unwrap() > 10.0, "{rung}");
     assert!(rung.get("lemmas").is_none(), "given none this run: {rung}");
+}
+
+/// The parts `--cut 13:64,96,120,144,152,160` cuts a piece into: the range of `s[13]` of each
+/// (`None` above: to the top) and how the chain's calls name it.
+const P39_CHAIN_PARTS: [(u64, Option<u64>, &str); 7] = [
+    (0, Some(64), "s[13] < 64"),
+    (64, Some(96), "64 <= s[13] < 96"),
+    (96, Some(120), "96 <= s[13] < 120"),
+    (120, Some(144), "120 <= s[13] < 144"),
+    (144, Some(152), "144 <= s[13] < 152"),
+    (152, Some(160), "152 <= s[13] < 160"),
+    (160, None, "s[13] >= 160"),
+];
+
+/// The range of `s[13]` a checked piece record of the ladder covers: all of it for a piece
+/// proved whole, else its half's (`at`, `high`, `below` as the ladder writes them); `None`
+/// for a piece with no checked proof (a climb's piece, refuted without one).
+fn checked_range(piece: &Json) -> Option<(u64, Option<u64>)> {
+    piece.get("proof")?.get("checked_by")?;
+    let Some(half) = piece.get("half") else {
+        return Some((0, None));
+    };
+    let at = half["at"].as_u64().unwrap();
+    match half["high"].as_bool().unwrap() {
+        false => Some((0, Some(at))),
+        true => Some((at, half.get("below").and_then(Json::as_u64))),
+    }
+}
+
+/// The calls a chain proof of `ladder` in the parts of [`P39_CHAIN_PARTS`] has left, worked
+/// out from the JSON alone: for each refuted band with no checked proof (the chain's bands
+/// are refuted once each here), each common value of `s[0]` in it, each part that no checked
+/// record of that value covers, named as the chain's calls are.
+fn chain_calls_left(ladder: &Json) -> Vec<String> {
+    let within = |(lo, hi): (u64, Option<u64>), (a, b): (u64, Option<u64>)| {
+        a <= lo && (b.is_none() || hi.is_some_and(|hi| hi <= b.unwrap()))
+    };
+    let mut left = Vec::new();
+    for rung in ladder["rungs"].as_array().unwrap() {
+        let open = rung["answer"] == "unsat" && rung.get("proof").is_none();
+        let (Some(from), Some(below)) = (rung["from"].as_u64(), rung["below"].as_u64()) else {
+            continue;
+        };
+        if !open {
+            continue;
+        }
+        let pieces = rung["pieces"].as_array().map_or(&[][..], Vec::as_slice);
+        for top in (from..below).filter(|&v| is_common(v as u16)) {
+            let ranges: Vec<_> = (pieces.iter())
+                .filter(|p| p["top"] == top)
+                .filter_map(checked_range)
+                .collect();
+            for &(lo, hi, words) in &P39_CHAIN_PARTS {
+                if !ranges.iter().any(|&r| within((lo, hi), r)) {
+                    left.push(format!("s[0] = {top}, {words} of the band {from}..{below}"));
+                }
+            }
+        }
+    }
+    left
+}
+
+/// `sat bounds --prove-chain --plan` lists the calls the chain has left and changes nothing:
+/// on a copy of p = 39's committed ladder in which the proved band 216..224 has lost its proof
+/// and 222's parts (so the test asks for them whatever the committed chain has done), the
+/// calls printed are those worked out from the JSON alone ([`chain_calls_left`]), with one
+/// job lowest band first, and the ladder is left byte for byte, with no lock or proof file
+/// made beside it. Without --plan, --prove-chain still needs --proof-dir.
+#[test]
+fn the_plan_of_a_chain_lists_the_calls_it_has_left_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ladder = committed_ladder(39);
+    let rungs = ladder["rungs"].as_array_mut().unwrap();
+    let band = (rungs.iter_mut())
+        .find(|r| (r["from"].as_u64(), r["answer"].as_str()) == (Some(216), Some("unsat")))
+        .expect("p = 39's band 216..224 is refuted");
+    band.as_object_mut().unwrap().remove("proof");
+    (band["pieces"].as_array_mut().unwrap()).retain(|p| p["top"] != 222);
+    let path = dir.path().join("bounds-p39-feasible.json");
+    std::fs::write(&path, ladder.to_string()).unwrap();
+    let written = std::fs::read(&path).unwrap();
+    let expected = chain_calls_left(&ladder);
+    assert!(expected.len() >= 7, "{expected:?}");
+    let out = dir.path().join("periods.json");
+    let plan = |jobs: &str| {
+        let run = grundy(&[
+            "sat",
+            "bounds",
+            "officers",
+            "--p",
+            "39",
+            "--step",
+            "8",
+            "--prove-chain",
+            "--plan",
+            "--pieces",
+            "--cut",
+            "13:64,96,120,144,152,160",
+            "--jobs",
+            jobs,
+            "--out",
+            path_str(&out),
+        ]);
+        assert!(run.status.success(), "{run:?}");
+        String::from_utf8(run.stdout).unwrap()
+    };
+    for jobs in ["1", "2"] {
+        let printed = plan(jobs);
+        let calls: Vec<&str> = (printed.lines())
+            .filter_map(|l| l.strip_prefix("  "))
+            .map(|l| l.split(" (").next().unwrap())
+            .collect();
+        let (got, want): (HashSet<_>, HashSet<_>) = (
+            calls.iter().copied().collect(),
+            expected.iter().map(String::as_str).collect(),
+        );
+        assert_eq!(got, want, "--jobs {jobs}:\n{printed}");
+        assert_eq!(
+            calls.len(),
+            expected.len(),
+            "--jobs {jobs}: a call twice\n{printed}"
+        );
+        let first = printed.lines().next().unwrap();
+        assert!(
+            first.starts_with(&format!("p=39: {} calls to prove", expected.len())),
+            "{first}"
+        );
+        if jobs == "1" {
+            let bands: Vec<&str> = calls
+                .iter()
+                .map(|c| c.rsplit(' ').next().unwrap())
+                .collect();
+            assert!(
+                bands.is_sorted_by_key(|b| b[..3].parse::<u16>().unwrap()),
+                "{printed}"
+            );
+        }
+    }
+    assert!(
+        std::fs::read(&path).unwrap() == written,
+        "the ladder was changed"
+    );
+    let files: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        files,
+        ["bounds-p39-feasible.json"],
+        "files made beside the ladder"
+    );
+    let said = fails_with_one_line(&[
+        "sat",
+        "bounds",
+        "officers",
+        "--p",
+        "39",
+        "--prove-chain",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(said.contains("<--proof-dir <PROOF_DIR>|--plan>"), "{said}");
 }

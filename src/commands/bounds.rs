@@ -28,6 +28,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         preset,
         proof_dir,
         prove_chain,
+        plan,
         proof_format,
         keep_proofs,
         jobs,
@@ -57,6 +58,23 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         part.units(&q.encoding).map_err(anyhow::Error::msg)?;
     }
     let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
+    let chain_settings = ChainSettings {
+        timeout,
+        proof_format,
+        keep_proofs,
+        jobs,
+        pieces,
+        cut: cut.clone(),
+        up_to: to,
+    };
+    if plan {
+        // Read as it is on disk, with no lock: a chain at work saves it atomically.
+        println!(
+            "{}",
+            chain_plan(&q, &q.open_ladder(&path)?, &chain_settings)?
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     let _lock = Ladder::lock(&path)?;
     let mut ladder = q.open_ladder(&path)?;
     // A pattern read back is checked again before it can be merged.
@@ -77,16 +95,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     let lemma_stem = lemma_dir.map(|dir| file_stem(&q, &dir)).transpose()?;
     match (prove_chain, proof_stem) {
         (true, Some(stem)) => {
-            let calls = ChainSettings {
-                timeout,
-                proof_format,
-                keep_proofs,
-                jobs,
-                pieces,
-                cut,
-                up_to: to,
-            };
-            prove_chain_showing_rungs(&q, &mut ladder, &stem, calls, &path)?;
+            prove_chain_showing_rungs(&q, &mut ladder, &stem, chain_settings, &path)?;
         }
         (_, proof_stem) => {
             let settings = RungSettings {
@@ -336,20 +345,13 @@ fn prove_chain_showing_rungs(
     let banded = banded_encoding(q)?;
     let (chain, before) = ladder.chain_proved();
     let done = grundy::interrupt::with_stop_flag(|stop| {
-        let run = ProveChain {
-            largest_first: banded.as_ref().unwrap_or(&q.encoding),
-            question: &q.encoding,
-            timeout: Some(settings.timeout),
-            proof_stem: stem,
-            proof: (settings.proof_format, checker.as_deref()),
-            keep_proofs: settings.keep_proofs,
-            jobs: settings.jobs,
-            pieces: settings.pieces,
-            cut: settings.cut.clone(),
-            up_to: settings.up_to,
+        let run = chain_run(
+            (q, banded.as_ref()),
+            stem,
+            &settings,
+            checker.as_deref(),
             stop,
-            on_call: None,
-        };
+        );
         let calls = chain_calls(&run, ladder);
         if !calls.is_empty() {
             println!("{}", chain_start_line((q.p, ladder), &calls, &run));
@@ -391,6 +393,57 @@ fn prove_chain_showing_rungs(
         chain_end_words(&done, &settings, (chain, before, after))
     );
     Ok(())
+}
+
+/// The [`grundy::sat::bounds::ProveChain`] of `settings`, with no watcher: the run's, and the
+/// one its `--plan` lists the calls of (`banded`: the bands' encoding, if not the question's).
+fn chain_run<'a>(
+    (q, banded): (
+        &'a Question,
+        Option<&'a grundy::sat::encode::PeriodEncoding>,
+    ),
+    stem: &'a std::path::Path,
+    settings: &ChainSettings,
+    checker: Option<&'a str>,
+    stop: &'a std::sync::atomic::AtomicBool,
+) -> grundy::sat::bounds::ProveChain<'a> {
+    grundy::sat::bounds::ProveChain {
+        largest_first: banded.unwrap_or(&q.encoding),
+        question: &q.encoding,
+        timeout: Some(settings.timeout),
+        proof_stem: stem,
+        proof: (settings.proof_format, checker),
+        keep_proofs: settings.keep_proofs,
+        jobs: settings.jobs,
+        pieces: settings.pieces,
+        cut: settings.cut.clone(),
+        up_to: settings.up_to,
+        stop,
+        on_call: None,
+    }
+}
+
+/// `--prove-chain --plan`: the run's first line, then each call it would make in the order it
+/// would make them, with what the climb took over it, then how many rungs have a checked proof.
+fn chain_plan(q: &Question, ladder: &Ladder, settings: &ChainSettings) -> Result<String> {
+    let banded = banded_encoding(q)?;
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let no_stem = std::path::Path::new("");
+    let run = chain_run((q, banded.as_ref()), no_stem, settings, None, &stop);
+    let calls = grundy::sat::bounds::chain_calls(&run, ladder);
+    let (chain, proved) = ladder.chain_proved();
+    let proved = format!("{proved} of the {chain} rungs the bound rests on have a checked proof");
+    if calls.is_empty() {
+        return Ok(format!("p={}: no call to prove; {proved}", q.p));
+    }
+    let mut lines = vec![chain_start_line((q.p, ladder), &calls, &run)];
+    for call in &calls {
+        let climbed = grundy::progress::human_time(call.estimated_seconds);
+        let name = call.name(run.largest_first);
+        lines.push(format!("  {name} (its share of the climb: {climbed})"));
+    }
+    lines.push(format!("p={}: {proved}", q.p));
+    Ok(lines.join("\n"))
 }
 
 /// What `--prove-chain` did, for its last line: the rungs (and pieces) proved now, how many of
