@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use super::costs::PartCosts;
 use super::{
     Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops,
     band_units, band_values, not_refuted, rung_stem, rung_stem_of, with_units,
@@ -74,7 +75,9 @@ pub struct ChainCall {
     /// How long the call should take (at least a second), from what the ladder says its
     /// question took when first answered: the piece's own seconds when the climb refuted the
     /// band in pieces (at least its share of the rung's if it was given lemmas), else its share
-    /// of the rung's (one over the band's bytes for a piece). A guess (a proof costs more than
+    /// of the rung's (one over the band's bytes for a piece); for a part of a cut, the piece's
+    /// share that the ladder's pieces proved in parts spent on parts like it
+    /// ([`super::costs`]; equal shares where none is learned). A guess (a proof costs more than
     /// the answer), but one that grows with the real cost: it orders the calls and weighs them
     /// in a progress display.
     pub estimated_seconds: f64,
@@ -101,6 +104,7 @@ pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
 /// [`chain_calls`] in the order of the ladder's chain, lowest rung first.
 fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
     let mut calls = Vec::new();
+    let costs = (run.cut.as_ref()).and_then(|cut| PartCosts::learned(ladder, cut.residue));
     let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
     for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
         let rung = &ladder.rungs[index];
@@ -146,13 +150,15 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             };
             let top = e.expand(&[c])[0];
             let parts = cut.parts();
-            let share = piece.estimated_seconds / parts.len() as f64;
+            let equal = 1.0 / parts.len() as f64;
+            let share = |h: &Half| (costs.as_ref()).and_then(|c| c.share(top, h));
             calls.extend(
                 (parts.into_iter())
                     .filter(|&h| !rung.has_checked_half(top, h))
                     .map(|h| ChainCall {
                         half: Some(h),
-                        estimated_seconds: share.max(1.0),
+                        estimated_seconds: (piece.estimated_seconds * share(&h).unwrap_or(equal))
+                            .max(1.0),
                         ..piece
                     }),
             );

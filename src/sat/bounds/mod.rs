@@ -41,7 +41,7 @@ Here: a rung, its band, and the lemma files its calls kept. The rest, a job each
 halves and parts, what a rung's pieces refute), `units.rs` (the units that ask a rung, band or
 piece), `call.rs` (what the two uses of a ladder share: one fresh call, its answer and files),
 `climb.rs` (climbing: whole rungs, bands, pieces, split over threads, incremental), `chain.rs`
-(proving the rungs a bound rests on), `merge.rs` (ladders of two machines made one) and
+(proving the rungs a bound rests on), `costs.rs` (what a chain's parts should cost), `merge.rs` (ladders of two machines made one) and
 `report.rs` (the table of a ladder).
 */
 
@@ -53,6 +53,7 @@ use crate::values::Value;
 mod call;
 mod chain;
 mod climb;
+mod costs;
 mod ladder;
 mod merge;
 mod pieces;

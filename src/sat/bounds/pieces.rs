@@ -132,7 +132,7 @@ pub struct Half {
 impl Half {
     /// The true values of `s[residue]` this part holds, as `from..below` (`below` None: no
     /// end).
-    fn span(&self) -> (Value, Option<Value>) {
+    pub(super) fn span(&self) -> (Value, Option<Value>) {
         match self.high {
             false => (0, Some(self.at)),
             true => (self.at, self.below),

@@ -674,6 +674,98 @@ fn the_chain_s_pieces_go_in_halves_under_a_cut() {
     assert_eq!(parts_of_19.collect::<Vec<_>>(), [Some("s[1] >= 8".into())]);
 }
 
+/// Under a cut, a piece's estimate is shared among its parts as the ladder's pieces proved in
+/// parts spent their seconds, value by value of the cut's residue, not equally. Worked by hand:
+/// 18 of the band 16..24 (Officers' common values there are 18 to 21; the climb's 100 s make
+/// 25 s a piece) proved as `s[1] < 4`, `4 <= s[1] < 8` and `s[1] >= 8` in 10, 10 and 80 s, so
+/// each of the values 0..8 holds 10 / 100 / 4 of a piece and each of 8..=18 holds 0.8 / 11
+/// (19..=21, above every learned value, take 18's). A piece of 21 then holds
+/// 0.2 + 14 * 0.8 / 11 in all, of which `s[1] >= 8` takes 14 * 0.8 / 11. Parts of two cuts
+/// that overlap, or of another residue, teach nothing: equal shares again. Mutations tried:
+/// equal shares always, the highest value's density for values above it taken as 0 (21's parts
+/// then share as 18's did).
+#[test]
+fn a_piece_s_estimate_is_shared_among_its_parts_as_proved_parts_spent_theirs() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let checked = Some(checked_note());
+    let cut = Cut {
+        residue: 1,
+        at: 4,
+        above: vec![8],
+    };
+    let [low, middle, high] = cut.parts()[..] else {
+        panic!("three parts")
+    };
+    let part = |half, seconds| ProofPiece {
+        seconds,
+        proof: checked.clone(),
+        ..proof_piece(18, Some(half))
+    };
+    let proved = |from| Rung {
+        proof: checked.clone(),
+        ..plain_rung(from, from + 8, RungAnswer::Unsat)
+    };
+    let band = |pieces| Rung {
+        seconds: 100.0,
+        pieces,
+        ..plain_rung(16, 24, RungAnswer::Unsat)
+    };
+    let learned = vec![part(low, 10.0), part(middle, 10.0), part(high, 80.0)];
+    ladder.rungs = vec![proved(0), proved(8), band(learned.clone())];
+    let stop = AtomicBool::new(false);
+    let run = chain::ProveChain {
+        largest_first: &e,
+        question: &e,
+        timeout: None,
+        proof_stem: Path::new("unused"),
+        proof: (crate::sat::solve::ProofFormat::Lrat, None),
+        keep_proofs: false,
+        jobs: 2,
+        pieces: true,
+        cut: Some(cut),
+        up_to: WHOLE_QUESTION,
+        stop: &stop,
+        on_call: None,
+    };
+    let estimates = |ladder: &Ladder, top: Value| -> Vec<f64> {
+        (chain::chain_calls(&run, ladder).iter())
+            .filter(|c| e.expand(&[c.top.unwrap()])[0] == top)
+            .map(|c| c.estimated_seconds)
+            .collect()
+    };
+    let close = |got: &[f64], want: &[f64]| {
+        got.len() == want.len() && got.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-9)
+    };
+    let high_of_21 = 14.0 * 0.8 / 11.0;
+    let whole_of_21 = 0.2 + high_of_21;
+    let want = [
+        25.0 * high_of_21 / whole_of_21,
+        25.0 * 0.1 / whole_of_21,
+        25.0 * 0.1 / whole_of_21,
+    ];
+    let got = estimates(&ladder, 21);
+    assert!(close(&got, &want), "{got:?} against {want:?}");
+    // Longest first on two jobs: the three pieces' high parts lead.
+    let calls = chain::chain_calls(&run, &ladder);
+    assert!(calls[..3].iter().all(|c| c.half == Some(high)), "{calls:?}");
+    let equal = [25.0 / 3.0; 3];
+    let overlapping = ProofPiece {
+        half: Some(Cut::new(1, 6).parts()[0]),
+        ..learned[0].clone()
+    };
+    let mut overlap = learned.clone();
+    overlap.push(overlapping);
+    ladder.rungs[2] = band(overlap);
+    assert!(close(&estimates(&ladder, 21), &equal));
+    let mut elsewhere = learned;
+    for piece in &mut elsewhere {
+        piece.half.as_mut().unwrap().residue = 2;
+    }
+    ladder.rungs[2] = band(elsewhere);
+    assert!(close(&estimates(&ladder, 21), &equal));
+}
+
 /// A merge says what it did, each count with its noun in number, and nothing of what it
 /// did not. Mutation: "1 rungs closed", or zeros listed.
 #[test]
