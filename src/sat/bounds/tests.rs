@@ -528,6 +528,30 @@ fn a_floor_is_a_unit_on_residue_0_from_the_smallest_common_value_at_or_above_it(
 /// took long over, then the rest of its band by share, then the cheap rungs below. With one
 /// job the chain goes from its foot up. A piece refuted given lemmas is expected to take at
 /// least its share of the band. Mutation: no sort (the foot first with two jobs).
+/// A chain over `e` in pieces (cut by `cut`), `jobs` at once, only to list its calls: no proof
+/// is written, so its stem and checker are never used.
+fn listing_chain<'a>(
+    e: &'a PeriodEncoding,
+    stop: &'a AtomicBool,
+    jobs: usize,
+    cut: Option<Cut>,
+) -> chain::ProveChain<'a> {
+    chain::ProveChain {
+        largest_first: e,
+        question: e,
+        timeout: None,
+        proof_stem: Path::new("unused"),
+        proof: (crate::sat::solve::ProofFormat::Drat, Some("unused")),
+        keep_proofs: false,
+        jobs,
+        pieces: true,
+        cut,
+        up_to: WHOLE_QUESTION,
+        stop,
+        on_call: None,
+    }
+}
+
 #[test]
 fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
     let e = officers(4);
@@ -546,20 +570,7 @@ fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
         half: None,
     });
     let stop = AtomicBool::new(false);
-    let run = |jobs| chain::ProveChain {
-        largest_first: &e,
-        question: &e,
-        timeout: None,
-        proof_stem: Path::new("unused"),
-        proof: (crate::sat::solve::ProofFormat::Drat, Some("unused")),
-        keep_proofs: false,
-        jobs,
-        pieces: true,
-        cut: None,
-        up_to: WHOLE_QUESTION,
-        stop: &stop,
-        on_call: None,
-    };
+    let run = |jobs| listing_chain(&e, &stop, jobs, None);
     let order = |jobs, ladder: &Ladder| {
         let calls = chain::chain_calls(&run(jobs), ladder);
         let top = |c: &chain::ChainCall| c.top.map(|b| e.expand(&[b])[0]);
@@ -629,20 +640,7 @@ fn the_chain_s_pieces_go_in_halves_under_a_cut() {
         },
     ];
     let stop = AtomicBool::new(false);
-    let run = chain::ProveChain {
-        largest_first: &e,
-        question: &e,
-        timeout: None,
-        proof_stem: Path::new("unused"),
-        proof: (crate::sat::solve::ProofFormat::Drat, Some("unused")),
-        keep_proofs: false,
-        jobs: 1,
-        pieces: true,
-        cut: Some(cut),
-        up_to: WHOLE_QUESTION,
-        stop: &stop,
-        on_call: None,
-    };
+    let run = listing_chain(&e, &stop, 1, Some(cut));
     let calls = chain::chain_calls(&run, &ladder);
     let asked: Vec<_> = (calls.iter())
         .map(|c| (e.expand(&[c.top.unwrap()])[0], c.half, c.estimated_seconds))
@@ -714,20 +712,7 @@ fn a_piece_s_estimate_is_shared_among_its_parts_as_proved_parts_spent_theirs() {
     let learned = vec![part(low, 10.0), part(middle, 10.0), part(high, 80.0)];
     ladder.rungs = vec![proved(0), proved(8), band(learned.clone())];
     let stop = AtomicBool::new(false);
-    let run = chain::ProveChain {
-        largest_first: &e,
-        question: &e,
-        timeout: None,
-        proof_stem: Path::new("unused"),
-        proof: (crate::sat::solve::ProofFormat::Lrat, None),
-        keep_proofs: false,
-        jobs: 2,
-        pieces: true,
-        cut: Some(cut),
-        up_to: WHOLE_QUESTION,
-        stop: &stop,
-        on_call: None,
-    };
+    let run = listing_chain(&e, &stop, 2, Some(cut));
     let estimates = |ladder: &Ladder, top: Value| -> Vec<f64> {
         (chain::chain_calls(&run, ladder).iter())
             .filter(|c| e.expand(&[c.top.unwrap()])[0] == top)
