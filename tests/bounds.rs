@@ -1273,6 +1273,7 @@ fn a_chain_proved_in_lrat_is_checked_by_grundy_piece_by_piece() {
     let ladder_path = dir.path().join("bounds-p4-feasible.json");
     let (_, rungs) = forge_p4_band(&ladder_path);
     let proofs = dir.path().join("proofs").display().to_string();
+    let started = chrono::Utc::now();
     let failed = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(P4_BOUNDS)
         .args(["--prove-chain", "--proof-dir", &proofs, "--out", &out])
@@ -1299,6 +1300,7 @@ fn a_chain_proved_in_lrat_is_checked_by_grundy_piece_by_piece() {
             let name = piece["proof"]["proof"].as_str().unwrap();
             assert!(!name.contains('/') && name.ends_with(".lrat"), "{piece}");
             assert_eq!(piece["proof"]["format"], "lrat, removed once checked");
+            assert!(ended_within(piece, started), "{piece}");
         }
         let format = rung["proof"]["format"].as_str().unwrap();
         assert!(
@@ -1313,6 +1315,21 @@ fn a_chain_proved_in_lrat_is_checked_by_grundy_piece_by_piece() {
         );
     }
     assert_eq!(std::fs::read_dir(&proofs).unwrap().count(), 0, "files left");
+}
+
+/// Whether a piece record says it ended (`ended`, RFC 3339 in UTC, to the second) between
+/// `started` (the test's clock before the run that wrote it) and now: the record says when its
+/// call ended, not some other time.
+fn ended_within(piece: &Json, started: chrono::DateTime<chrono::Utc>) -> bool {
+    let Some(written) = piece["ended"].as_str() else {
+        return false;
+    };
+    let Ok(ended) = chrono::DateTime::parse_from_rfc3339(written) else {
+        return false;
+    };
+    // To the second, so a call that ended in the run's first second may read just before it.
+    let second = chrono::TimeDelta::seconds(1);
+    written.ends_with('Z') && ended >= started - second && ended <= chrono::Utc::now()
 }
 
 /// p = 4's ladder below 40 (bands from 8 by 32) in `dir`, asked in pieces by `sat bounds
@@ -1719,6 +1736,7 @@ fn a_chain_proof_tells_the_pace_of_the_bands_proved_in_pieces_below() {
 fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopped() {
     let least = Rule::officers(4).least_largest_below(136).unwrap();
     let dir = tempfile::tempdir().unwrap();
+    let started = chrono::Utc::now();
     let out = dir.path().join("periods.json").display().to_string();
     let climb = [
         "--from", "8", "--step", "32", "--to", "136", "--pieces", "--out", &out,
@@ -1738,6 +1756,8 @@ fn a_climb_in_pieces_stops_at_the_least_largest_value_and_goes_on_where_it_stopp
         assert_eq!(piece_tops(rung), in_band(*from, refuted_to), "{rung}");
         assert!(rung.get("cut").is_none(), "whole pieces, no cut: {rung}");
         assert_eq!(rung["in_pieces"], true, "{rung}");
+        let pieces = rung["pieces"].as_array().unwrap();
+        assert!(pieces.iter().all(|p| ended_within(p, started)), "{rung}");
     }
     let pattern: Vec<u64> = (ladder["pattern"].as_array().unwrap().iter())
         .map(|v| v.as_u64().unwrap())
@@ -3423,4 +3443,44 @@ fn the_plan_of_a_chain_lists_the_calls_it_has_left_and_changes_nothing() {
         path_str(&out),
     ]);
     assert!(said.contains("<--proof-dir <PROOF_DIR>|--plan>"), "{said}");
+}
+
+/// A ladder whose piece says it ended at a time that is none ("yesterday") is refused in one
+/// line naming the file, and left as it was: the time is read as RFC 3339, not kept as any
+/// text. Mutation tried: `ended` as a plain string, which takes it.
+#[test]
+fn a_ladder_with_a_malformed_time_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut ladder = committed_ladder(39);
+    let rungs = ladder["rungs"].as_array_mut().unwrap();
+    let piece = (rungs.iter_mut())
+        .find_map(|r| r["pieces"].as_array_mut()?.first_mut())
+        .expect("p = 39's ladder has pieces");
+    piece["ended"] = "yesterday".into();
+    let path = dir.path().join("bounds-p39-feasible.json");
+    std::fs::write(&path, ladder.to_string()).unwrap();
+    let written = std::fs::read(&path).unwrap();
+    let out = dir.path().join("periods.json");
+    let said = fails_with_one_line(&[
+        "sat",
+        "bounds",
+        "officers",
+        "--p",
+        "39",
+        "--step",
+        "8",
+        "--prove-chain",
+        "--plan",
+        "--pieces",
+        "--out",
+        path_str(&out),
+    ]);
+    assert!(
+        said.contains("bounds-p39-feasible.json: not a bounds ladder"),
+        "{said}"
+    );
+    assert!(
+        std::fs::read(&path).unwrap() == written,
+        "the ladder was changed"
+    );
 }

@@ -333,6 +333,7 @@ fn record_proof(
         proof: Some(note.ok_or("CaDiCaL refuted a piece but left no proof")?),
         lemmas: 0,
         half: call.half,
+        ended: Some(super::ended_now()),
     });
     if rung.has_checked_piece(top) {
         rung.pieces

@@ -345,6 +345,7 @@ fn rung_in_pieces(
                     proof,
                     lemmas,
                     half,
+                    ended: Some(super::ended_now()),
                 };
                 ladder.rungs[index].pieces.push(piece);
                 // Files of calls it covers (its piece's, once parts cover the piece) go too.

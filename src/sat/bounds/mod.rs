@@ -66,7 +66,7 @@ pub use chain::{ChainCall, ChainCallName, ChainProofs, ProveChain, chain_calls, 
 pub use climb::{Climb, Step, StoppedPiece, climb};
 pub use ladder::{Ladder, LadderError};
 pub use merge::{LemmaFilesCopied, Merged, copy_kept_lemmas, remove_spent_lemmas};
-pub use pieces::{Cut, Half, PiecesRefuted, ProofPiece, pieces_and_halves};
+pub use pieces::{Cut, Half, PiecesRefuted, ProofPiece, ended_now, pieces_and_halves};
 pub use units::{band_cube, band_tops, band_values, floor_unit, rung_units};
 
 use call::{

@@ -97,6 +97,19 @@ pub struct ProofPiece {
     /// are refuted ([`Rung::covers`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub half: Option<Half>,
+    /// When the call that refuted it (and proved it, with a proof) ended, in UTC to the second
+    /// ([`ended_now`]); absent in the records of builds before 2026-12-06. Why: a chain runs for
+    /// weeks over machines and stops, and which parts were proved when (on which run, beside
+    /// what) was otherwise kept only in notes written by hand, and lost with a stop that wrote
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// The time now, in UTC to the second: a piece's [`ProofPiece::ended`].
+pub fn ended_now() -> chrono::DateTime<chrono::Utc> {
+    use chrono::SubsecRound;
+    chrono::Utc::now().trunc_subsecs(0)
 }
 
 impl ProofPiece {

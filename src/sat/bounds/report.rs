@@ -202,18 +202,26 @@ fn pieces_cell(rung: &Rung) -> String {
 
 /// The proof of a refuted rung: its checker, or how many of its pieces (and halves of pieces)
 /// have a checked proof.
+///
+/// Where pieces say when they were proved ([`ProofPiece::ended`]), the cell ends with the day of
+/// the last (", the last on 2026-12-06"): a band proved in parts over weeks and machines then
+/// says in its row how recent its proof is, with no notes to look it up in.
 fn proof_cell(rung: &Rung) -> String {
     let checked = || rung.pieces.iter().filter(|p| p.is_checked());
     let some_checked = checked().next().is_some();
+    let last = checked().filter_map(|p| p.ended).max();
+    let last = last.map_or(String::new(), |t| {
+        format!(", the last on {}", t.format("%Y-%m-%d"))
+    });
     match &rung.proof {
         Some(note) => match &note.checked_by {
             Some(by) if some_checked => {
-                format!("checked by {by}, in {}", pieces_in_words(checked()))
+                format!("checked by {by}, in {}{last}", pieces_in_words(checked()))
             }
             Some(by) => format!("checked by {by}"),
             None => "unchecked".to_string(),
         },
-        None if some_checked => format!("{} checked", pieces_in_words(checked())),
+        None if some_checked => format!("{} checked{last}", pieces_in_words(checked())),
         None => "none".to_string(),
     }
 }
@@ -227,7 +235,7 @@ fn pieces_in_words<'a>(pieces: impl Iterator<Item = &'a ProofPiece>) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::plain_rung;
+    use super::super::tests::{plain_rung, proof_piece};
     use super::super::{Cut, Half};
     use super::*;
     use crate::sat::solve::{Preset, ProofNote};
@@ -241,11 +249,9 @@ mod tests {
 
     fn piece(top: Value, seconds: f64, lemmas: usize, half: Option<Half>) -> ProofPiece {
         ProofPiece {
-            top,
             seconds,
-            proof: None,
             lemmas,
-            half,
+            ..proof_piece(top, half)
         }
     }
 
@@ -404,5 +410,52 @@ mod tests {
             ]
         );
         assert!(ladder(Vec::new()).rung_table().is_empty());
+    }
+
+    /// A band whose checked pieces say when they ended gives the day of the last in its proof
+    /// cell, whatever their order in the file; a piece without a proof, however late, does not
+    /// count, nor does a band of pieces that say nothing. Mutations tried: the first piece's
+    /// day, or the unchecked piece's, fail it.
+    #[test]
+    fn the_proof_cell_gives_the_day_of_the_last_checked_piece() {
+        let at = |day: &str| Some(format!("{day}T12:00:00Z").parse().unwrap());
+        let checked = Some(ProofNote {
+            cnf: "r.cnf".into(),
+            proof: "r.lrat".into(),
+            format: "lrat".into(),
+            checked_by: Some("grundy".into()),
+        });
+        let part = |top, day: &str| ProofPiece {
+            proof: checked.clone(),
+            ended: at(day),
+            ..piece(top, 5.0, 0, Some(Cut::new(2, 64).parts()[0]))
+        };
+        let unchecked = ProofPiece {
+            ended: at("2027-01-01"),
+            ..piece(75, 5.0, 0, None)
+        };
+        let l = ladder(vec![
+            rung(0, 72, RungAnswer::Unsat, 1.0),
+            Rung {
+                pieces: vec![
+                    part(73, "2026-12-06"),
+                    part(74, "2026-12-07"),
+                    part(75, "2026-12-05"),
+                    unchecked,
+                ],
+                ..rung(72, 80, RungAnswer::Unsat, 12.0)
+            },
+        ]);
+        let table = l.rung_table();
+        assert!(
+            table[3].ends_with("| 3 halves checked, the last on 2026-12-07 |"),
+            "{table:?}"
+        );
+        let mut undated = l.clone();
+        undated.rungs[1]
+            .pieces
+            .iter_mut()
+            .for_each(|p| p.ended = None);
+        assert!(undated.rung_table()[3].ends_with("| 3 halves checked |"));
     }
 }

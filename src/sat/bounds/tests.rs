@@ -75,14 +75,15 @@ fn checked_note() -> ProofNote {
     }
 }
 
-/// A piece (or half) of a second, with no proof or lemmas.
-fn proof_piece(top: Value, half: Option<Half>) -> ProofPiece {
+/// A piece (or half) of a second, with no proof or lemmas, of a build that said not when.
+pub(super) fn proof_piece(top: Value, half: Option<Half>) -> ProofPiece {
     ProofPiece {
         top,
         seconds: 1.0,
         proof: None,
         lemmas: 0,
         half,
+        ended: None,
     }
 }
 
@@ -259,13 +260,7 @@ fn the_summary_counts_the_lemmas_kept_for_the_open_band() {
     ];
     let line = ladder.summary_line();
     assert!(line.contains("2 stopped calls kept 35 lemmas"), "{line}");
-    ladder.rungs[2].pieces.push(ProofPiece {
-        top: 11,
-        seconds: 1.0,
-        proof: None,
-        lemmas: 0,
-        half: None,
-    });
+    ladder.rungs[2].pieces.push(proof_piece(11, None));
     let line = ladder.summary_line();
     assert!(line.contains("1 stopped call kept 30 lemmas"), "{line}");
     ladder.rungs.push(rung(8, RungAnswer::Unsat, vec![]));
@@ -476,11 +471,8 @@ fn an_answer_resting_on_lemmas_says_so() {
     );
     // A piece of the last band given lemmas.
     ladder.rungs[1].pieces.push(ProofPiece {
-        top: 300,
-        seconds: 1.0,
-        proof: None,
         lemmas: 7,
-        half: None,
+        ..proof_piece(300, None)
     });
     assert!(how(&ladder).contains("lemmas carried"), "{}", how(&ladder));
     // A whole rung given lemmas, off the chain: nothing the answer rests on.
@@ -563,11 +555,8 @@ fn the_chain_s_calls_go_longest_first_on_more_than_one_job() {
     ladder.rungs = vec![rung(0, 1.0), rung(8, 5.0), rung(16, 300.0)];
     // Officers' common values in 16..24 are 18 to 21: the climb refuted s[0] = 19 alone.
     ladder.rungs[2].pieces.push(ProofPiece {
-        top: 19,
         seconds: 1000.0,
-        proof: None,
-        lemmas: 0,
-        half: None,
+        ..proof_piece(19, None)
     });
     let stop = AtomicBool::new(false);
     let run = |jobs| listing_chain(&e, &stop, jobs, None);
