@@ -3447,7 +3447,7 @@ fn the_plan_of_a_chain_lists_the_calls_it_has_left_and_changes_nothing() {
 
 /// A ladder whose piece says it ended at a time that is none ("yesterday") is refused in one
 /// line naming the file, and left as it was: the time is read as RFC 3339, not kept as any
-/// text. Mutation tried: `ended` as a plain string, which takes it.
+/// text.
 #[test]
 fn a_ladder_with_a_malformed_time_is_refused_in_one_line() {
     let dir = tempfile::tempdir().unwrap();
