@@ -3343,6 +3343,34 @@ fn chain_calls_left(ladder: &Json) -> Vec<String> {
     left
 }
 
+/// Writes `ladder` as p = 39's in `dir`: its path and the bytes written.
+fn write_p39_ladder(dir: &Path, ladder: &Json) -> (std::path::PathBuf, Vec<u8>) {
+    let path = dir.join("bounds-p39-feasible.json");
+    std::fs::write(&path, ladder.to_string()).unwrap();
+    let written = std::fs::read(&path).unwrap();
+    (path, written)
+}
+
+/// The arguments of `sat bounds --prove-chain --plan --pieces` on p = 39 (bands of 8) beside
+/// the periods file `out`, then `extra`.
+fn p39_plan_args<'a>(out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
+    let plan = [
+        "sat",
+        "bounds",
+        "officers",
+        "--p",
+        "39",
+        "--step",
+        "8",
+        "--prove-chain",
+        "--plan",
+        "--pieces",
+        "--out",
+        path_str(out),
+    ];
+    [&plan[..], extra].concat()
+}
+
 /// `sat bounds --prove-chain --plan` lists the calls the chain has left and changes nothing:
 /// on a copy of p = 39's committed ladder in which the proved band 216..224 has lost its proof
 /// and 222's parts (so the test asks for them whatever the committed chain has done), the
@@ -3359,31 +3387,13 @@ fn the_plan_of_a_chain_lists_the_calls_it_has_left_and_changes_nothing() {
         .expect("p = 39's band 216..224 is refuted");
     band.as_object_mut().unwrap().remove("proof");
     (band["pieces"].as_array_mut().unwrap()).retain(|p| p["top"] != 222);
-    let path = dir.path().join("bounds-p39-feasible.json");
-    std::fs::write(&path, ladder.to_string()).unwrap();
-    let written = std::fs::read(&path).unwrap();
+    let (path, written) = write_p39_ladder(dir.path(), &ladder);
     let expected = chain_calls_left(&ladder);
     assert!(expected.len() >= 7, "{expected:?}");
     let out = dir.path().join("periods.json");
     let plan = |jobs: &str| {
-        let run = grundy(&[
-            "sat",
-            "bounds",
-            "officers",
-            "--p",
-            "39",
-            "--step",
-            "8",
-            "--prove-chain",
-            "--plan",
-            "--pieces",
-            "--cut",
-            "13:64,96,120,144,152,160",
-            "--jobs",
-            jobs,
-            "--out",
-            path_str(&out),
-        ]);
+        let cut = ["--cut", "13:64,96,120,144,152,160", "--jobs", jobs];
+        let run = grundy(&p39_plan_args(&out, &cut));
         assert!(run.status.success(), "{run:?}");
         String::from_utf8(run.stdout).unwrap()
     };
@@ -3457,24 +3467,9 @@ fn a_ladder_with_a_malformed_time_is_refused_in_one_line() {
         .find_map(|r| r["pieces"].as_array_mut()?.first_mut())
         .expect("p = 39's ladder has pieces");
     piece["ended"] = "yesterday".into();
-    let path = dir.path().join("bounds-p39-feasible.json");
-    std::fs::write(&path, ladder.to_string()).unwrap();
-    let written = std::fs::read(&path).unwrap();
+    let (path, written) = write_p39_ladder(dir.path(), &ladder);
     let out = dir.path().join("periods.json");
-    let said = fails_with_one_line(&[
-        "sat",
-        "bounds",
-        "officers",
-        "--p",
-        "39",
-        "--step",
-        "8",
-        "--prove-chain",
-        "--plan",
-        "--pieces",
-        "--out",
-        path_str(&out),
-    ]);
+    let said = fails_with_one_line(&p39_plan_args(&out, &[]));
     assert!(
         said.contains("bounds-p39-feasible.json: not a bounds ladder"),
         "{said}"
