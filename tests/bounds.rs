@@ -1170,6 +1170,10 @@ fn the_rungs_of_a_chain_are_proved_side_by_side() {
 /// both bands run first and have no answer, and the cheap rung is proved after them, checked by
 /// rate (or dratify). Mutation: a call out of time closes the queue on two jobs as on one (nothing
 /// proved).
+///
+/// The two calls out of time are recorded in their rungs (20 s, and when), so the same command
+/// again passes over both and asks nothing, and `--plan` with a longer `--timeout` lists them,
+/// saying what they had. Mutation tried: no record kept (fails).
 #[test]
 fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
     let Some(checker) = crate::sat::rate_checker().or_else(crate::sat::drat_checker) else {
@@ -1194,26 +1198,27 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
     let ladder_path = dir.path().join("bounds-p27-feasible.json");
     std::fs::write(&ladder_path, ladder.to_string()).unwrap();
     let (out, proofs) = (dir.path().join("periods.json"), dir.path().join("proofs"));
-    let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
-        .args(P27_BOUNDS)
-        .args([
-            "--step",
-            "8",
-            "--prove-chain",
-            "--jobs",
-            "2",
-            "--timeout",
-            "20",
-        ])
-        .args(["--proof-dir", path_str(&proofs)])
-        .args(["--out", path_str(&out)])
-        .env(grundy::sat::solve::DRAT_CHECKER_VAR, &checker)
-        .output()
-        .unwrap();
-    assert!(run.status.success(), "{run:?}");
-    let stdout = String::from_utf8_lossy(&run.stdout);
+    let chain = |timeout: &str, extra: &[&str]| {
+        let run = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(P27_BOUNDS)
+            .args(["--step", "8", "--prove-chain", "--jobs", "2"])
+            .args(["--timeout", timeout])
+            .args(["--proof-dir", path_str(&proofs)])
+            .args(["--out", path_str(&out)])
+            .args(extra)
+            .env(grundy::sat::solve::DRAT_CHECKER_VAR, &checker)
+            .output()
+            .unwrap();
+        assert!(run.status.success(), "{run:?}");
+        String::from_utf8_lossy(&run.stdout).into_owned()
+    };
+    let stdout = chain("20", &[]);
     let words = "2 calls had no answer in 20 s (the lowest: the band 32..248)";
     assert!(stdout.contains(words), "{stdout}");
+    assert!(
+        stdout.contains("the band 32..248: no answer in 20 s; recorded"),
+        "{stdout}"
+    );
     assert!(
         stdout.contains("1 of the 3 rungs it rests on with a checked proof"),
         "{stdout}"
@@ -1221,6 +1226,26 @@ fn a_chain_on_two_jobs_goes_on_past_a_call_out_of_time() {
     let rungs = ladder_json(&ladder_path)["rungs"].clone();
     assert!(checked_by_a_drat_checker(&rungs[0]), "{rungs}");
     assert!(rungs[1].get("proof").is_none() && rungs[2].get("proof").is_none());
+    for band in &rungs.as_array().unwrap()[1..] {
+        let records = band["unanswered"].as_array().unwrap();
+        assert_eq!(records.len(), 1, "{band}");
+        assert_eq!(records[0]["timeout"], 20.0);
+        assert!(records[0]["ended"].is_string(), "{band}");
+    }
+    let again = std::time::Instant::now();
+    let stdout = chain("20", &[]);
+    let passed = "2 calls passed over, each with no answer in 20 s before, at least this \
+                  --timeout (the band 32..248; the band 248..256)";
+    assert!(stdout.contains(passed), "{stdout}");
+    assert!(!stdout.contains("to prove"), "{stdout}");
+    assert!(again.elapsed().as_secs() < 15, "asked again: {stdout}");
+    let plan = chain("40", &["--plan"]);
+    assert!(plan.contains("p=27: 2 calls to prove"), "{plan}");
+    assert_eq!(
+        plan.matches("(no answer in 20 s before)").count(),
+        2,
+        "{plan}"
+    );
 }
 
 /// `checker` wrapped (a command for `GRUNDY_DRAT_CHECKER`, its files in `dir`): each call
@@ -3312,11 +3337,14 @@ fn checked_range(piece: &Json) -> Option<(u64, Option<u64>)> {
 
 /// The calls a chain proof of `ladder` in the parts of [`P39_CHAIN_PARTS`] has left, worked
 /// out from the JSON alone: for each refuted band with no checked proof (the chain's bands
-/// are refuted once each here), each common value of `s[0]` in it, each part that no checked
-/// record of that value covers, named as the chain's calls are.
+/// are refuted once each here), each common value of `s[0]` in it, each part with a value of
+/// `s[13]` (below 512) that no checked record of that value of `s[0]` holds, named as the
+/// chain's calls are. (Value by value: a part of the cut at 160 is held by the finer parts
+/// 160..168, ..., >= 200 together.)
 fn chain_calls_left(ladder: &Json) -> Vec<String> {
-    let within = |(lo, hi): (u64, Option<u64>), (a, b): (u64, Option<u64>)| {
-        a <= lo && (b.is_none() || hi.is_some_and(|hi| hi <= b.unwrap()))
+    let holds = |v: u64, (a, b): (u64, Option<u64>)| a <= v && b.is_none_or(|b| v < b);
+    let within = |(lo, hi): (u64, Option<u64>), ranges: &[(u64, Option<u64>)]| {
+        (lo..hi.unwrap_or(512)).all(|v| ranges.iter().any(|&r| holds(v, r)))
     };
     let mut left = Vec::new();
     for rung in ladder["rungs"].as_array().unwrap() {
@@ -3334,7 +3362,7 @@ fn chain_calls_left(ladder: &Json) -> Vec<String> {
                 .filter_map(checked_range)
                 .collect();
             for &(lo, hi, words) in &P39_CHAIN_PARTS {
-                if !ranges.iter().any(|&r| within((lo, hi), r)) {
+                if !within((lo, hi), &ranges) {
                     left.push(format!("s[0] = {top}, {words} of the band {from}..{below}"));
                 }
             }

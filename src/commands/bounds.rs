@@ -331,7 +331,7 @@ fn prove_chain_showing_rungs(
     settings: ChainSettings,
     path: &std::path::Path,
 ) -> Result<()> {
-    use grundy::sat::bounds::{ChainCall, ProveChain, chain_calls, prove_chain};
+    use grundy::sat::bounds::{ChainCall, ChainCallEnd, ProveChain, chain_calls, prove_chain};
     use grundy::sat::solve::ProofFormat;
     let checker = grundy::sat::solve::drat_checker_from_env();
     if settings.proof_format == ProofFormat::Drat && checker.is_none() {
@@ -353,16 +353,24 @@ fn prove_chain_showing_rungs(
             stop,
         );
         let calls = chain_calls(&run, ladder);
+        let passed = grundy::sat::bounds::passed_over(&run, ladder);
         if !calls.is_empty() {
             println!("{}", chain_start_line((q.p, ladder), &calls, &run));
+        }
+        if !passed.is_empty() {
+            println!("p={}: {}", q.p, passed_over_words(&passed, &run));
         }
         let mut display = chain_progress(&calls, q.p);
         let asking = AskingCalls::default();
         asking.show_in(&display);
         let (mut made, mut weighed) = (0, 0);
-        let mut after_call = |l: &Ladder, call: &ChainCall, seconds: Duration| {
+        let (e, timeout) = (run.largest_first, settings.timeout);
+        let mut after_call = |l: &Ladder, call: &ChainCall, seconds, end| {
             l.save(path).map_err(|e| e.to_string())?;
-            display.println(&call_words(l, call, seconds));
+            display.println(&match end {
+                ChainCallEnd::Proved => call_words(l, call, seconds),
+                ChainCallEnd::NoAnswer => no_answer_words(&call.name(e), timeout),
+            });
             // The calls that ended, whatever their order in the queue (`--jobs`).
             (made, weighed) = (made + 1, weighed + call_weight(call));
             display.set(weighed);
@@ -431,19 +439,72 @@ fn chain_plan(q: &Question, ladder: &Ladder, settings: &ChainSettings) -> Result
     let no_stem = std::path::Path::new("");
     let run = chain_run((q, banded.as_ref()), no_stem, settings, None, &stop);
     let calls = grundy::sat::bounds::chain_calls(&run, ladder);
+    let passed = grundy::sat::bounds::passed_over(&run, ladder);
     let (chain, proved) = ladder.chain_proved();
     let proved = format!("{proved} of the {chain} rungs the bound rests on have a checked proof");
-    if calls.is_empty() {
-        return Ok(format!("p={}: no call to prove; {proved}", q.p));
-    }
-    let mut lines = vec![chain_start_line((q.p, ladder), &calls, &run)];
+    let mut lines = match calls.is_empty() {
+        true => vec![format!("p={}: no call to prove", q.p)],
+        false => vec![chain_start_line((q.p, ladder), &calls, &run)],
+    };
+    let human = grundy::progress::human_time;
     for call in &calls {
-        let climbed = grundy::progress::human_time(call.estimated_seconds);
         let name = call.name(run.largest_first);
-        lines.push(format!("  {name} (its share of the climb: {climbed})"));
+        let expected = match call.had_before > 0.0 {
+            false => format!("its share of the climb: {}", human(call.estimated_seconds)),
+            true => format!("no answer in {} before", human(call.had_before)),
+        };
+        lines.push(format!("  {name} ({expected})"));
+    }
+    if !passed.is_empty() {
+        lines.push(format!("p={}: {}", q.p, passed_over_words(&passed, &run)));
     }
     lines.push(format!("p={}: {proved}", q.p));
     Ok(lines.join("\n"))
+}
+
+/// The calls `--prove-chain` passes over, in words: "2 calls passed over, each with no answer
+/// in 1.5 h before, at least the --timeout (s[0] = 213, 176 <= s[13] < 184 of the band
+/// 208..216; ...): a longer --timeout, or a finer --cut, asks them", the first three named.
+fn passed_over_words(
+    passed: &[grundy::sat::bounds::ChainCall],
+    run: &grundy::sat::bounds::ProveChain,
+) -> String {
+    const NAMED: usize = 3;
+    let human = grundy::progress::human_time;
+    let mut names: Vec<String> = (passed.iter().take(NAMED))
+        .map(|p| p.name(run.largest_first).to_string())
+        .collect();
+    if passed.len() > NAMED {
+        names.push(format!("{} more", passed.len() - NAMED));
+    }
+    let shortest = passed
+        .iter()
+        .map(|p| p.had_before)
+        .fold(f64::INFINITY, f64::min);
+    let longest = passed.iter().map(|p| p.had_before).fold(0.0, f64::max);
+    let had = match shortest == longest {
+        true => human(longest),
+        false => format!("{} to {}", human(shortest), human(longest)),
+    };
+    let each = match passed.len() {
+        1 => "with",
+        _ => "each with",
+    };
+    format!(
+        "{} passed over, {each} no answer in {had} before, at least this --timeout ({}): a \
+         longer --timeout, or a finer --cut, asks them",
+        plural(passed.len(), "call", "calls"),
+        names.join("; ")
+    )
+}
+
+/// One line for a call of `--prove-chain` (named `name`) that had no answer in the time it was
+/// `given`, recorded in the ladder so that runs with no longer `--timeout` pass over it.
+fn no_answer_words(name: &grundy::sat::bounds::ChainCallName, given: Duration) -> String {
+    let given = grundy::progress::human_time(given.as_secs_f64());
+    format!(
+        "  {name}: no answer in {given}; recorded, so runs with no longer --timeout pass over it"
+    )
 }
 
 /// What `--prove-chain` did, for its last line: the rungs (and pieces) proved now, how many of

@@ -5,6 +5,8 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+use serde::{Deserialize, Serialize};
+
 use super::costs::PartCosts;
 use super::{
     Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops,
@@ -62,6 +64,46 @@ pub struct ProveChain<'a> {
 /// What [`ProveChain::on_call`] calls: a call, and whether it is starting (`true`) or ended.
 pub type CallWatcher<'a> = dyn Fn(&ChainCall, bool) + Sync + 'a;
 
+/// A call of [`prove_chain`] that had no answer in the time it was given ([`Rung::unanswered`]).
+///
+/// Why the ladder keeps it: CaDiCaL, in the configuration the chain gives it, searches the same
+/// way every time it is given the same CNF, so a call asked again with no more time stops about
+/// where it stopped before, having proved nothing. On p = 39's chain (2-core VMs of 3 hours,
+/// 2026-12-06) two parts of 213 had no answer in 5400 s each, and every run would have given
+/// each a core for 1.5 h again. So the chain passes over a call that had no answer in at least
+/// its `--timeout` ([`passed_over`]), expects one given more time to take at least what it had
+/// ([`ChainCall::estimated_seconds`]), and the record says which calls resisted, for how long
+/// and when, with no note written by hand. (On a faster machine the same time goes further: a
+/// longer `--timeout` asks them there.)
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnansweredCall {
+    /// The piece's largest value `s[0]` (a true value); none for a whole rung.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub top: Option<Value>,
+    /// The part of the piece the call asked, under a cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub half: Option<Half>,
+    /// The seconds it was given (`--timeout`).
+    pub timeout: f64,
+    /// When it ended, in UTC to the second ([`super::ended_now`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// What [`prove_chain`] calls after each call that ended by itself: the ladder (the call's
+/// record in it), the call, the seconds it took, and how it ended.
+pub type AfterChainCall<'a> =
+    dyn FnMut(&Ladder, &ChainCall, Duration, ChainCallEnd) -> Result<(), String> + 'a;
+
+/// How a call of [`prove_chain`] ended, for its `after_call`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChainCallEnd {
+    /// Refuted, its proof checked and recorded.
+    Proved,
+    /// No answer in the time given, recorded in [`Rung::unanswered`].
+    NoAnswer,
+}
+
 /// One solver call of [`prove_chain`]: the rung (its index in the ladder) and the band it asks,
 /// and for a piece the byte of `s[0]` it fixes.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,8 +121,11 @@ pub struct ChainCall {
     /// share that the ladder's pieces proved in parts spent on parts like it
     /// ([`super::costs`]; equal shares where none is learned). A guess (a proof costs more than
     /// the answer), but one that grows with the real cost: it orders the calls and weighs them
-    /// in a progress display.
+    /// in a progress display. At least the longest time it was given before with no answer
+    /// ([`UnansweredCall`]).
     pub estimated_seconds: f64,
+    /// The longest time it was given before with no answer ([`Rung::unanswered`]; 0: none).
+    pub had_before: f64,
 }
 
 /// The calls [`prove_chain`] makes: one for each rung of the chain with no checked proof (less
@@ -93,16 +138,51 @@ pub struct ChainCall {
 /// a machine of 16 cores ends up waiting on one of them with the others idle (as it went on a
 /// lent machine: the whole rung below 200 held one job through the run). Longest first is the
 /// usual rule for sharing jobs of known length among workers.
+///
+/// A call that had no answer before in at least the run's timeout is not among them
+/// ([`passed_over`]).
 pub fn chain_calls(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
-    let mut calls = calls_lowest_first(run, ladder);
+    let (mut calls, _) = calls_lowest_first(run, ladder);
     if run.jobs > 1 {
         calls.sort_by(|a, b| b.estimated_seconds.total_cmp(&a.estimated_seconds));
     }
     calls
 }
 
-/// [`chain_calls`] in the order of the ladder's chain, lowest rung first.
-fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
+/// The calls [`chain_calls`] leaves out: each had no answer in at least the run's timeout
+/// before ([`ChainCall::had_before`]), lowest rung first. With no timeout, none.
+pub fn passed_over(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
+    calls_lowest_first(run, ladder).1
+}
+
+/// The longest time a call of `rung` asking the piece `top` (`half` of it) was given with no
+/// answer ([`Rung::unanswered`]); 0 if none.
+fn had_before(rung: &Rung, top: Option<Value>, half: Option<Half>) -> f64 {
+    (rung.unanswered.iter())
+        .filter(|u| (u.top, u.half) == (top, half))
+        .map(|u| u.timeout)
+        .fold(0.0, f64::max)
+}
+
+/// [`chain_calls`] in the order of the ladder's chain, lowest rung first, and those it passes
+/// over ([`passed_over`]).
+fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> (Vec<ChainCall>, Vec<ChainCall>) {
+    let e = run.largest_first;
+    let calls = all_calls_lowest_first(run, ladder).into_iter().map(|call| {
+        let top = call.top.map(|c| e.expand(&[c])[0]);
+        let had_before = had_before(&ladder.rungs[call.index], top, call.half);
+        ChainCall {
+            estimated_seconds: call.estimated_seconds.max(had_before),
+            had_before,
+            ..call
+        }
+    });
+    let timeout = run.timeout.map(|t| t.as_secs_f64());
+    calls.partition(|call| timeout.is_none_or(|timeout| call.had_before < timeout))
+}
+
+/// Every call the chain has left, lowest rung first, expected to take what the climb says.
+fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
     let mut calls = Vec::new();
     let costs = (run.cut.as_ref()).and_then(|cut| PartCosts::learned(ladder, cut.residue));
     let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
@@ -116,6 +196,7 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             top: None,
             half: None,
             estimated_seconds: rung.seconds.max(1.0),
+            had_before: 0.0,
         };
         if !(run.pieces && rung.largest_first) {
             calls.push(whole);
@@ -168,6 +249,27 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
 }
 
 impl Rung {
+    /// The calls of [`Rung::unanswered`] still without a proof, each once with the longest time
+    /// it was given, in the order they first had no answer. Why: the ladder's table says of a
+    /// band in proof which calls resist, not those proved since.
+    pub fn unanswered_unproved(&self) -> Vec<UnansweredCall> {
+        let proved = |u: &UnansweredCall| match (u.top, u.half) {
+            _ if self.has_checked_proof() => true,
+            (Some(top), Some(half)) => self.has_checked_half(top, half),
+            (Some(top), None) => self.has_checked_piece(top),
+            (None, _) => false,
+        };
+        let mut open: Vec<UnansweredCall> = Vec::new();
+        for u in self.unanswered.iter().filter(|u| !proved(u)) {
+            match (open.iter_mut()).find(|o| (o.top, o.half) == (u.top, u.half)) {
+                Some(o) if o.timeout < u.timeout => *o = u.clone(),
+                Some(_) => {}
+                None => open.push(u.clone()),
+            }
+        }
+        open
+    }
+
     /// Whether a piece with its largest value at `top` has a checked proof (whole, or of every
     /// part of a cut).
     pub(super) fn has_checked_piece(&self, top: Value) -> bool {
@@ -235,7 +337,8 @@ impl Rung {
 /// command in `GRUNDY_DRAT_CHECKER`, LRAT by [`crate::sat::lrat`];
 /// [`crate::sat::solve::solve_with_proof_checked_by`]). Makes `calls` (those of [`chain_calls`] for this
 /// ladder), `run.jobs` at once; `after_call` sees the ladder after each (to save it, and say so)
-/// with the seconds the call took. A call with no answer in `timeout` keeps no proof. With one
+/// with the seconds the call took and how it ended. A call with no answer in `timeout` keeps no
+/// proof, and the rung records it ([`Rung::unanswered`]). With one
 /// job no further call starts after it (the calls left are higher, so harder); with more, the
 /// calls go longest first ([`chain_calls`]), so those left are shorter and go on, and their
 /// proofs count when the run is asked again.
@@ -247,7 +350,7 @@ pub fn prove_chain(
     run: &ProveChain,
     ladder: &mut Ladder,
     calls: &[ChainCall],
-    after_call: &mut dyn FnMut(&Ladder, &ChainCall, Duration) -> Result<(), String>,
+    after_call: &mut AfterChainCall,
 ) -> Result<ChainProofs, String> {
     use std::sync::atomic::Ordering::Relaxed;
     let cube_bands = (ladder.chain().into_iter())
@@ -265,7 +368,7 @@ pub fn prove_chain(
             Answer::Unsat => {
                 let closed = record_proof(run, ladder, call, (proof, seconds))?;
                 done.count(call, closed);
-                after_call(ladder, call, seconds)
+                after_call(ladder, call, seconds, ChainCallEnd::Proved)
             }
             // Ended by the halt (a stop request, or a failure): not a timeout of its own.
             Answer::Timeout if halt.load(Relaxed) => {
@@ -280,7 +383,8 @@ pub fn prove_chain(
                 {
                     done.timed_out = Some(call.name(run.largest_first));
                 }
-                Ok(())
+                record_unanswered(run, ladder, call, seconds);
+                after_call(ladder, call, seconds, ChainCallEnd::NoAnswer)
             }
             Answer::Sat(_) => Err(format!(
                 "the rung from {} below {} is UNSAT in the ladder, but CaDiCaL finds a model \
@@ -340,6 +444,18 @@ fn record_proof(
             .retain(|piece| piece.top != top || piece.is_checked());
     }
     Ok(rung.close_pieces(e, run.proof_stem))
+}
+
+/// Records in its rung that `call` had no answer in the run's timeout (`seconds`, the time it
+/// took, where the run has none).
+fn record_unanswered(run: &ProveChain, ladder: &mut Ladder, call: &ChainCall, seconds: Duration) {
+    let given = run.timeout.unwrap_or(seconds);
+    ladder.rungs[call.index].unanswered.push(UnansweredCall {
+        top: call.top.map(|c| run.largest_first.expand(&[c])[0]),
+        half: call.half,
+        timeout: given.as_secs_f64(),
+        ended: Some(super::ended_now()),
+    });
 }
 
 /// One call asked again in a fresh CaDiCaL writing a proof on its own CNF (the rung's, with

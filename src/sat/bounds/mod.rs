@@ -62,7 +62,10 @@ mod report;
 mod tests;
 mod units;
 
-pub use chain::{ChainCall, ChainCallName, ChainProofs, ProveChain, chain_calls, prove_chain};
+pub use chain::{
+    ChainCall, ChainCallEnd, ChainCallName, ChainProofs, ProveChain, UnansweredCall, chain_calls,
+    passed_over, prove_chain,
+};
 pub use climb::{Climb, Step, StoppedPiece, climb};
 pub use ladder::{Ladder, LadderError};
 pub use merge::{LemmaFilesCopied, Merged, copy_kept_lemmas, remove_spent_lemmas};
@@ -158,6 +161,11 @@ pub struct Rung {
     /// ([`Ladder::merge_from`]), where before it could not tell their common part.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runs: Vec<RunShare>,
+    /// Calls of `--prove-chain` on this rung (whole, or a piece or part of one) that had no
+    /// answer in the time they were given, in the order they ended ([`UnansweredCall`]). They
+    /// stay once the call is proved, as its history.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unanswered: Vec<UnansweredCall>,
 }
 
 impl Rung {
@@ -182,6 +190,7 @@ impl Rung {
             conflicts: None,
             in_pieces: None,
             runs: Vec::new(),
+            unanswered: Vec::new(),
         }
     }
 

@@ -13,7 +13,7 @@ a higher whole rung supersedes (below 128, below 136, ... under a rung below 160
 the chain goes from 0 straight to the highest of them.
 */
 
-use super::{KeptLemmas, Ladder, ProofPiece, Rung, RungAnswer, pieces_and_halves};
+use super::{KeptLemmas, Ladder, ProofPiece, Rung, RungAnswer, pieces_and_halves, plural};
 use crate::values::Value;
 
 /// The header and the separator of [`Ladder::rung_table`].
@@ -221,8 +221,32 @@ fn proof_cell(rung: &Rung) -> String {
             Some(by) => format!("checked by {by}"),
             None => "unchecked".to_string(),
         },
-        None if some_checked => format!("{} checked{last}", pieces_in_words(checked())),
-        None => "none".to_string(),
+        None if some_checked => format!(
+            "{} checked{last}{}",
+            pieces_in_words(checked()),
+            unanswered_words(rung)
+        ),
+        None => format!("none{}", unanswered_words(rung)),
+    }
+}
+
+/// The calls of a chain on a band not yet proved that had no answer in their time and have no
+/// proof since ([`Rung::unanswered_unproved`]), for the end of its proof cell: "; 2 calls with
+/// no answer in 1.5 h" ("in up to 2 h" where they were given different times); empty if none.
+fn unanswered_words(rung: &Rung) -> String {
+    let open = rung.unanswered_unproved();
+    let longest = open.iter().map(|u| u.timeout).fold(0.0, f64::max);
+    let up_to = match open.iter().all(|u| u.timeout == longest) {
+        true => "",
+        false => "up to ",
+    };
+    match open.len() {
+        0 => String::new(),
+        n => format!(
+            "; {} with no answer in {up_to}{}",
+            plural(n, "call", "calls"),
+            crate::progress::human_time(longest)
+        ),
     }
 }
 

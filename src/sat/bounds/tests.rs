@@ -661,6 +661,135 @@ fn the_chain_s_pieces_go_in_halves_under_a_cut() {
     assert_eq!(parts_of_19.collect::<Vec<_>>(), [Some("s[1] >= 8".into())]);
 }
 
+/// A chain call that had no answer in at least the run's timeout is passed over, one given
+/// less is asked and expected to take at least what it had, and a record of another part (or
+/// of a call proved since) changes nothing. Worked by hand on the band 16..24 of p = 4
+/// (Officers' common values there are 18 to 21; the climb's 100 s make 12.5 s a half under the
+/// cut `s[1]` at 8), 18 proved whole: records of 19's high half (10 s, then 30 s), 21's low
+/// half (20 s), the part `s[1]` < 4 of 21 (100 s) and 18 (50 s). At a timeout of 30 s, 19's
+/// high half is passed over; 21's low half is asked, expected to take 20 s. Without a timeout,
+/// nothing is passed over. The table's proof cell counts the calls with no answer and no proof
+/// since: 19's high half, 21's low half and 21's part below 4. Mutations tried: `>` for `>=`
+/// against the timeout (19's high half asked), records matched by `s[0]` alone (21's high half
+/// passed over), records of proved calls kept as open (18's among them).
+#[test]
+fn a_chain_call_with_no_answer_in_its_time_is_passed_over_until_given_more() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let checked = Some(checked_note());
+    let cut = Cut::new(1, 8);
+    let [low, high] = halves(cut.clone());
+    let proved = |from| Rung {
+        proof: checked.clone(),
+        ..plain_rung(from, from + 8, RungAnswer::Unsat)
+    };
+    let record = |top, half, timeout| UnansweredCall {
+        top: Some(top),
+        half,
+        timeout,
+        ended: None,
+    };
+    let finer = Cut::new(1, 4).parts()[0];
+    let band = Rung {
+        seconds: 100.0,
+        pieces: vec![ProofPiece {
+            proof: checked.clone(),
+            ..proof_piece(18, None)
+        }],
+        unanswered: vec![
+            record(19, Some(high), 10.0),
+            record(21, Some(low), 20.0),
+            record(19, Some(high), 30.0),
+            record(21, Some(finer), 100.0),
+            record(18, None, 50.0),
+        ],
+        ..plain_rung(16, 24, RungAnswer::Unsat)
+    };
+    ladder.rungs = vec![proved(0), proved(8), band];
+    let stop = AtomicBool::new(false);
+    let run = chain::ProveChain {
+        timeout: Some(std::time::Duration::from_secs(30)),
+        ..listing_chain(&e, &stop, 1, Some(cut))
+    };
+    let named = |calls: Vec<chain::ChainCall>| -> Vec<(Value, Option<Half>, f64, f64)> {
+        (calls.into_iter())
+            .map(|c| {
+                let top = e.expand(&[c.top.unwrap()])[0];
+                (top, c.half, c.estimated_seconds, c.had_before)
+            })
+            .collect()
+    };
+    let share = 100.0 / 4.0 / 2.0;
+    assert_eq!(
+        named(chain::chain_calls(&run, &ladder)),
+        vec![
+            (19, Some(low), share, 0.0),
+            (20, Some(low), share, 0.0),
+            (20, Some(high), share, 0.0),
+            (21, Some(low), 20.0, 20.0),
+            (21, Some(high), share, 0.0),
+        ]
+    );
+    assert_eq!(
+        named(chain::passed_over(&run, &ladder)),
+        vec![(19, Some(high), 30.0, 30.0)]
+    );
+    let untimed = chain::ProveChain {
+        timeout: None,
+        ..run
+    };
+    assert!(chain::passed_over(&untimed, &ladder).is_empty());
+    assert_eq!(chain::chain_calls(&untimed, &ladder).len(), 6);
+    let open: Vec<_> = (ladder.rungs[2].unanswered_unproved().into_iter())
+        .map(|u| (u.top, u.half, u.timeout))
+        .collect();
+    assert_eq!(
+        open,
+        [
+            (Some(19), Some(high), 30.0),
+            (Some(21), Some(low), 20.0),
+            (Some(21), Some(finer), 100.0)
+        ]
+    );
+    let table = ladder.rung_table();
+    let row = table.iter().find(|r| r.starts_with("| 16..24 |")).unwrap();
+    assert!(
+        row.ends_with("| 1 piece checked; 3 calls with no answer in up to 100 s |"),
+        "{row}"
+    );
+}
+
+/// A merge takes the other copy's records of chain calls with no answer into the refuted rung
+/// of their band, once: merged again, nothing is new. Mutation tried: records not taken.
+#[test]
+fn a_merge_takes_the_other_copy_s_calls_with_no_answer_once() {
+    let e = officers(4);
+    let mut ours = Ladder::new("officers", &e, "feasible", true);
+    ours.rungs = vec![
+        plain_rung(0, 16, RungAnswer::Unsat),
+        plain_rung(16, 24, RungAnswer::Unsat),
+    ];
+    let mut theirs = ours.clone();
+    theirs.rungs[1].unanswered.push(UnansweredCall {
+        top: Some(19),
+        half: None,
+        timeout: 5400.0,
+        ended: Some("2026-12-06T20:00:00Z".parse().unwrap()),
+    });
+    let stem = Path::new("unused");
+    let check = |_: &[Value]| Ok(());
+    let merged = ours.merge_from(&theirs, &e, stem, &check).unwrap();
+    assert_eq!(
+        merged.to_string(),
+        "1 record of a chain call with no answer taken"
+    );
+    assert_eq!(ours.rungs[1].unanswered, theirs.rungs[1].unanswered);
+    assert!(ours.rungs[0].unanswered.is_empty());
+    let again = ours.merge_from(&theirs, &e, stem, &check).unwrap();
+    assert_eq!(again.to_string(), "nothing new");
+    assert_eq!(ours.rungs[1].unanswered.len(), 1);
+}
+
 /// Under a cut, a piece's estimate is shared among its parts as the ladder's pieces proved in
 /// parts spent their seconds, value by value of the cut's residue, not equally. Worked by hand:
 /// 18 of the band 16..24 (Officers' common values there are 18 to 21; the climb's 100 s make
