@@ -3415,6 +3415,11 @@ fn the_plan_of_a_chain_lists_the_calls_it_has_left_and_changes_nothing() {
         .expect("p = 39's band 216..224 is refuted");
     band.as_object_mut().unwrap().remove("proof");
     (band["pieces"].as_array_mut().unwrap()).retain(|p| p["top"] != 222);
+    // Calls with no answer before are passed over (the test of that is
+    // `a_chain_on_two_jobs_goes_on_past_a_call_out_of_time`): here every call left is listed.
+    for rung in ladder["rungs"].as_array_mut().unwrap() {
+        rung.as_object_mut().unwrap().remove("unanswered");
+    }
     let (path, written) = write_p39_ladder(dir.path(), &ladder);
     let expected = chain_calls_left(&ladder);
     assert!(expected.len() >= 7, "{expected:?}");
