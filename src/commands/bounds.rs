@@ -469,14 +469,8 @@ fn passed_over_words(
     passed: &[grundy::sat::bounds::ChainCall],
     run: &grundy::sat::bounds::ProveChain,
 ) -> String {
-    const NAMED: usize = 3;
     let human = grundy::progress::human_time;
-    let mut names: Vec<String> = (passed.iter().take(NAMED))
-        .map(|p| p.name(run.largest_first).to_string())
-        .collect();
-    if passed.len() > NAMED {
-        names.push(format!("{} more", passed.len() - NAMED));
-    }
+    let names: Vec<_> = passed.iter().map(|p| p.name(run.largest_first)).collect();
     let shortest = passed
         .iter()
         .map(|p| p.had_before)
@@ -494,7 +488,7 @@ fn passed_over_words(
         "{} passed over, {each} no answer in {had} before, at least this --timeout ({}): a \
          longer --timeout, or a finer --cut, asks them",
         plural(passed.len(), "call", "calls"),
-        names.join("; ")
+        first_named(&names)
     )
 }
 
@@ -654,13 +648,19 @@ fn left_unproved(done: &grundy::sat::bounds::ChainProofs, timeout: Duration) -> 
 /// The calls a stop request cut short, in words: "2 calls cut short (s[0] = 165, s[13] >= 144
 /// of the band 160..168; the band 168..176)", the first three named.
 fn cut_short(stopped: &[grundy::sat::bounds::ChainCallName]) -> String {
-    const NAMED: usize = 3;
-    let mut names: Vec<String> = stopped.iter().take(NAMED).map(|c| c.to_string()).collect();
-    if stopped.len() > NAMED {
-        names.push(format!("{} more", stopped.len() - NAMED));
-    }
     let calls = plural(stopped.len(), "call", "calls");
-    format!("{calls} cut short ({})", names.join("; "))
+    format!("{calls} cut short ({})", first_named(stopped))
+}
+
+/// Calls by name, the first three of them, then how many more: "the band 32..248; s[0] = 165
+/// of the band 160..168; the band 168..176; 2 more". Why not all: a run may leave dozens.
+fn first_named(calls: &[grundy::sat::bounds::ChainCallName]) -> String {
+    const NAMED: usize = 3;
+    let mut names: Vec<String> = calls.iter().take(NAMED).map(|c| c.to_string()).collect();
+    if calls.len() > NAMED {
+        names.push(format!("{} more", calls.len() - NAMED));
+    }
+    names.join("; ")
 }
 
 /// Climbs with a stop request relayed to the solver, printing each rung as it ends and saving

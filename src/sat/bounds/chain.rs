@@ -169,8 +169,7 @@ fn had_before(rung: &Rung, top: Option<Value>, half: Option<Half>) -> f64 {
 fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> (Vec<ChainCall>, Vec<ChainCall>) {
     let e = run.largest_first;
     let calls = all_calls_lowest_first(run, ladder).into_iter().map(|call| {
-        let top = call.top.map(|c| e.expand(&[c])[0]);
-        let had_before = had_before(&ladder.rungs[call.index], top, call.half);
+        let had_before = had_before(&ladder.rungs[call.index], call.top_value(e), call.half);
         ChainCall {
             estimated_seconds: call.estimated_seconds.max(had_before),
             had_before,
@@ -451,7 +450,7 @@ fn record_proof(
 fn record_unanswered(run: &ProveChain, ladder: &mut Ladder, call: &ChainCall, seconds: Duration) {
     let given = run.timeout.unwrap_or(seconds);
     ladder.rungs[call.index].unanswered.push(UnansweredCall {
-        top: call.top.map(|c| run.largest_first.expand(&[c])[0]),
+        top: call.top_value(run.largest_first),
         half: call.half,
         timeout: given.as_secs_f64(),
         ended: Some(super::ended_now()),
@@ -473,7 +472,7 @@ fn prove_call(run: &ProveChain, call: ChainCall, stop: &AtomicBool) -> PieceOutc
     if let Some(half) = call.half {
         units.extend(half.units(e)?);
     }
-    let piece = call.top.map(|top| (e.expand(&[top])[0], call.half));
+    let piece = call.top_value(e).map(|top| (top, call.half));
     let stem = rung_stem_of(run.proof_stem, ((from, below), piece));
     let proof = (run.proof, run.keep_proofs);
     asked_with_proof(&with_units(e, &units), run.timeout, &stem, proof, stop)
@@ -526,11 +525,17 @@ impl std::fmt::Display for ChainCallName {
 }
 
 impl ChainCall {
+    /// The value of `s[0]` its piece fixes (`e`: the encoding of bands, whose byte `top` is);
+    /// none for a whole rung.
+    pub fn top_value(&self, e: &PeriodEncoding) -> Option<Value> {
+        self.top.map(|c| e.expand(&[c])[0])
+    }
+
     /// What this call asks, by value (`e`: the encoding of bands, whose byte `top` is).
     pub fn name(&self, e: &PeriodEncoding) -> ChainCallName {
         ChainCallName {
             band: self.band,
-            piece: self.top.map(|c| (e.expand(&[c])[0], self.half)),
+            piece: self.top_value(e).map(|top| (top, self.half)),
         }
     }
 }
