@@ -552,16 +552,30 @@ fn chain_start_line(
     };
     let climbed = calls.iter().map(call_weight).sum::<u64>() as f64;
     let human = grundy::progress::human_time;
-    let pace = ladder
-        .proof_pace(run.proof.0)
-        .map_or(String::new(), |(n, times)| {
-            format!(
-                ", their proofs about {} ({times:.1} times the climb, as in the {} below in {})",
-                human(climbed * times),
-                plural(n, "band proved in pieces", "bands proved in pieces"),
-                run.proof.0.name().to_uppercase()
-            )
-        });
+    // A call expected to take `times` its share, but at least what it had with no answer.
+    let proofs = |times: f64| -> f64 {
+        (calls.iter())
+            .map(|c| (call_weight(c) as f64 * times).max(c.had_before))
+            .sum()
+    };
+    let format = run.proof.0.name().to_uppercase();
+    let pace = match (
+        grundy::sat::bounds::parts_pace(run, ladder),
+        ladder.proof_pace(run.proof.0),
+    ) {
+        (Some((n, times)), _) => format!(
+            ", their proofs about {} ({times:.1} times their shares of the climb, as the {} of \
+             the same pieces proved in {format} so far)",
+            human(proofs(times)),
+            plural(n, "part", "parts"),
+        ),
+        (None, Some((n, times))) => format!(
+            ", their proofs about {} ({times:.1} times the climb, as in the {} below in {format})",
+            human(proofs(times)),
+            plural(n, "band proved in pieces", "bands proved in pieces"),
+        ),
+        (None, None) => String::new(),
+    };
     format!(
         "p={p}: {} to prove, in {bands}; the climb took {} over them{pace}; {} at a time",
         plural(calls.len(), "call", "calls"),

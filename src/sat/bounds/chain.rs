@@ -203,25 +203,11 @@ fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
         }
         let e = run.largest_first;
         let tops = band_tops(e, band);
-        let share = rung.seconds / tops.len().max(1) as f64;
         let proved = |c: &u8| rung.has_checked_piece(e.expand(&[*c])[0]);
-        // A piece refuted given lemmas took a fraction of what its tries cost (p = 37's 207 of
-        // 200..208: 104.9 s, given 2^20 clauses, where its parts took 976-1881 s to prove), so
-        // it counts as at least its share of the band.
-        let estimate = |c: u8| {
-            let top = e.expand(&[c])[0];
-            let own = (rung.pieces.iter()).find(|p| p.half.is_none() && p.top == top);
-            let seconds = match own {
-                Some(p) if p.lemmas > 0 => p.seconds.max(share),
-                Some(p) => p.seconds,
-                None => share,
-            };
-            seconds.max(1.0)
-        };
         for &c in tops.iter().filter(|c| !proved(c)) {
             let piece = ChainCall {
                 top: Some(c),
-                estimated_seconds: estimate(c),
+                estimated_seconds: piece_estimate(rung, tops.len(), e.expand(&[c])[0]),
                 ..whole
             };
             let Some(cut) = &run.cut else {
@@ -245,6 +231,70 @@ fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
         }
     }
     calls
+}
+
+/// What the climb says the piece `top` of `rung` (one of `tops` pieces) should take, at least
+/// a second: its own seconds where the climb refuted the band in pieces, else its share of the
+/// rung's.
+fn piece_estimate(rung: &Rung, tops: usize, top: Value) -> f64 {
+    let share = rung.seconds / tops.max(1) as f64;
+    // A piece refuted given lemmas took a fraction of what its tries cost (p = 37's 207 of
+    // 200..208: 104.9 s, given 2^20 clauses, where its parts took 976-1881 s to prove), so it
+    // counts as at least its share of the band.
+    let own = (rung.pieces.iter()).find(|p| p.half.is_none() && p.top == top);
+    let seconds = match own {
+        Some(p) if p.lemmas > 0 => p.seconds.max(share),
+        Some(p) => p.seconds,
+        None => share,
+    };
+    seconds.max(1.0)
+}
+
+/// How the checked parts, in the run's proof format, of the pieces a chain still asks in parts
+/// went against what [`chain_calls`] would have expected of them (the piece's estimate times the
+/// part's learned share, [`super::costs`]): how many parts, and their seconds over those
+/// expected. `None` without a cut, or where no such part is proved.
+///
+/// Why: a chain's first line said how long its proofs should take at the pace of the bands
+/// below proved in pieces ([`Ladder::proof_pace`]), and on p = 39 (2026-12-06) that pace was
+/// 1.3 where the 12 parts proved that day took about six times their shares: the band below
+/// had been climbed on one core in one call per piece, the bands in proof in pieces on two
+/// jobs, and their proofs cost another multiple of their climb. The parts already proved of the
+/// same pieces are the nearest evidence there is. It leans low: the parts left are often those
+/// that resisted.
+pub fn parts_pace(run: &ProveChain, ladder: &Ladder) -> Option<(usize, f64)> {
+    let cut = run.cut.as_ref()?;
+    let costs = PartCosts::learned(ladder, cut.residue);
+    let format = run.proof.0.name();
+    let in_format = |p: &&ProofPiece| {
+        p.proof.as_ref().map(|n| n.written_in()) == Some(format) && p.is_checked()
+    };
+    let (mut parts, mut spent, mut expected) = (0, 0.0, 0.0);
+    let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
+    for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
+        let rung = &ladder.rungs[index];
+        if !(run.pieces && rung.largest_first) {
+            continue;
+        }
+        let e = run.largest_first;
+        let tops = band_tops(e, rung.band());
+        let unproved = tops.iter().map(|&c| e.expand(&[c])[0]);
+        for top in unproved.filter(|&top| !rung.has_checked_piece(top)) {
+            let estimate = piece_estimate(rung, tops.len(), top);
+            let of_top = (rung.pieces.iter())
+                .filter(|p| p.top == top)
+                .filter(in_format);
+            for (part, half) in of_top.filter_map(|p| p.half.map(|h| (p, h))) {
+                let Some(share) = costs.as_ref().and_then(|c| c.share(top, &half)) else {
+                    continue;
+                };
+                parts += 1;
+                spent += part.seconds;
+                expected += (estimate * share).max(1.0);
+            }
+        }
+    }
+    (parts > 0 && expected > 0.0).then(|| (parts, spent / expected))
 }
 
 impl Rung {

@@ -64,7 +64,7 @@ mod units;
 
 pub use chain::{
     ChainCall, ChainCallEnd, ChainCallName, ChainProofs, ProveChain, UnansweredCall, chain_calls,
-    passed_over, prove_chain,
+    parts_pace, passed_over, prove_chain,
 };
 pub use climb::{Climb, Step, StoppedPiece, climb};
 pub use ladder::{Ladder, LadderError};

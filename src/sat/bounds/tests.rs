@@ -869,6 +869,82 @@ fn a_piece_s_estimate_is_shared_among_its_parts_as_proved_parts_spent_theirs() {
     assert!(close(&estimates(&ladder, 21), &equal));
 }
 
+/// A chain's pace ([`chain::parts_pace`]) is what the parts already proved of the pieces it
+/// still asks spent, over what the chain expected of them. Worked by hand on the band of the test
+/// above, whose piece 18, proved in parts in 10, 10 and 80 s, teaches the shares: 21's
+/// `s[1] >= 8` proved in 6 s was expected to take 25 * high_of_21 / whole_of_21, and 20's
+/// `s[1] < 4` in 3 s, 25 * 0.1 / whole_of_20 (whole_of_20 = 0.2 + 13 * 0.8 / 11). Not counted:
+/// 18's own parts (it is proved whole, so asked no more), a part of 19 proved in LRAT (the run
+/// proves DRAT), one whose DRAT proof no checker accepted, and one of another residue. No cut,
+/// or no part proved: no pace. Mutations tried (each fails): parts of every format counted,
+/// unchecked parts counted, the ratio upside down, parts of pieces proved whole counted.
+#[test]
+fn a_chain_s_pace_is_what_the_parts_proved_of_its_pieces_spent_over_their_shares() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let checked = Some(checked_note());
+    let cut = Cut {
+        residue: 1,
+        at: 4,
+        above: vec![8],
+    };
+    let [low, middle, high] = cut.parts()[..] else {
+        panic!("three parts")
+    };
+    let part = |top, half, seconds| ProofPiece {
+        seconds,
+        proof: checked.clone(),
+        ..proof_piece(top, Some(half))
+    };
+    let proved = |from| Rung {
+        proof: checked.clone(),
+        ..plain_rung(from, from + 8, RungAnswer::Unsat)
+    };
+    let mut in_lrat = part(19, low, 50.0);
+    in_lrat.proof.as_mut().unwrap().format = "lrat, removed once checked".into();
+    let unchecked = ProofPiece {
+        proof: Some(ProofNote {
+            checked_by: None,
+            ..checked_note()
+        }),
+        ..part(19, middle, 70.0)
+    };
+    let mut elsewhere = part(19, high, 90.0);
+    elsewhere.half.as_mut().unwrap().residue = 2;
+    let band = Rung {
+        seconds: 100.0,
+        pieces: vec![
+            part(18, low, 10.0),
+            part(18, middle, 10.0),
+            part(18, high, 80.0),
+            part(21, high, 6.0),
+            part(20, low, 3.0),
+            in_lrat,
+            unchecked,
+            elsewhere,
+        ],
+        ..plain_rung(16, 24, RungAnswer::Unsat)
+    };
+    ladder.rungs = vec![proved(0), proved(8), band];
+    let stop = AtomicBool::new(false);
+    let run = listing_chain(&e, &stop, 1, Some(cut));
+    let high_of_21 = 14.0 * 0.8 / 11.0;
+    let whole_of_21 = 0.2 + high_of_21;
+    let whole_of_20 = 0.2 + 13.0 * 0.8 / 11.0;
+    let expected = 25.0 * high_of_21 / whole_of_21 + 25.0 * 0.1 / whole_of_20;
+    let (parts, times) = chain::parts_pace(&run, &ladder).expect("a pace");
+    assert_eq!(parts, 2);
+    assert!(
+        (times - 9.0 / expected).abs() < 1e-9,
+        "{times} against {}",
+        9.0 / expected
+    );
+    let uncut = listing_chain(&e, &stop, 1, None);
+    assert_eq!(chain::parts_pace(&uncut, &ladder), None);
+    ladder.rungs[2].pieces.truncate(3);
+    assert_eq!(chain::parts_pace(&run, &ladder), None);
+}
+
 /// A merge says what it did, each count with its noun in number, and nothing of what it
 /// did not. Mutation: "1 rungs closed", or zeros listed.
 #[test]
