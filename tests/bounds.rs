@@ -3431,7 +3431,9 @@ fn p39_plan_args<'a>(out: &'a Path, extra: &[&'a str]) -> Vec<&'a str> {
 /// and 222's parts (so the test asks for them whatever the committed chain has done), the
 /// calls printed are those worked out from the JSON alone ([`chain_calls_left`]), with one
 /// job lowest band first, and the ladder is left byte for byte, with no lock or proof file
-/// made beside it. In LRAT its first line counts, for the pace it gives, the checked LRAT parts
+/// made beside it. A piece given a record of no answer as a whole has each of its parts listed
+/// with its share of that time, and first on two jobs (mutation tried: no part around a call
+/// looked for). In LRAT its first line counts, for the pace it gives, the checked LRAT parts
 /// of the pieces with calls left (mutation tried: parts of pieces proved whole counted, 89
 /// where the JSON says 30). Without --plan, --prove-chain still needs --proof-dir.
 #[test]
@@ -3449,9 +3451,22 @@ fn the_plan_of_a_chain_lists_the_calls_it_has_left_and_changes_nothing() {
     for rung in ladder["rungs"].as_array_mut().unwrap() {
         rung.as_object_mut().unwrap().remove("unanswered");
     }
-    let (path, written) = write_p39_ladder(dir.path(), &ladder);
     let expected = chain_calls_left(&ladder);
     assert!(expected.len() >= 7, "{expected:?}");
+    // The piece of the last call left (222, whose parts the test took away) had no answer as a
+    // whole in a million seconds: each of its parts is expected to take its share of that, and
+    // leads on two jobs.
+    let (piece, band) = expected.last().unwrap().split_once(", ").unwrap();
+    let band = band.rsplit(' ').next().unwrap();
+    let of_piece = |call: &&str| call.starts_with(piece) && call.ends_with(band);
+    let top: u64 = piece.trim_start_matches("s[0] = ").parse().unwrap();
+    let from: u64 = band.split("..").next().unwrap().parse().unwrap();
+    let open_band = |r: &&mut Json| r["from"] == from && r["answer"] == "unsat";
+    let rungs = ladder["rungs"].as_array_mut().unwrap();
+    rungs.iter_mut().find(open_band).unwrap()["unanswered"] =
+        serde_json::json!([{"top": top, "timeout": 1e6}]);
+    let parts_of_piece = expected.iter().map(String::as_str).filter(of_piece).count();
+    let (path, written) = write_p39_ladder(dir.path(), &ladder);
     let out = dir.path().join("periods.json");
     let plan = |jobs: &str| {
         let cut = ["--cut", "13:64,96,120,144,152,160", "--jobs", jobs];
@@ -3480,6 +3495,16 @@ fn the_plan_of_a_chain_lists_the_calls_it_has_left_and_changes_nothing() {
             first.starts_with(&format!("p=39: {} calls to prove", expected.len())),
             "{first}"
         );
+        let within = "expected: its share of the 11.6 days that the piece had with no answer)";
+        let in_piece: Vec<&str> = (printed.lines().filter_map(|l| l.strip_prefix("  ")))
+            .filter(|l| l.ends_with(within))
+            .map(|l| l.split(" (").next().unwrap())
+            .collect();
+        assert_eq!(in_piece.len(), parts_of_piece, "{printed}");
+        assert!(in_piece.iter().all(of_piece), "{printed}");
+        if jobs == "2" {
+            assert!(calls[..parts_of_piece].iter().all(of_piece), "{printed}");
+        }
         if jobs == "1" {
             let bands: Vec<&str> = calls
                 .iter()

@@ -449,9 +449,15 @@ fn chain_plan(q: &Question, ladder: &Ladder, settings: &ChainSettings) -> Result
     let human = grundy::progress::human_time;
     for call in &calls {
         let name = call.name(run.largest_first);
-        let expected = match call.had_before > 0.0 {
-            false => format!("its share of the climb: {}", human(call.estimated_seconds)),
-            true => format!("no answer in {} before", human(call.had_before)),
+        let expected = match (call.had_before > 0.0, call.around) {
+            (true, _) => format!("no answer in {} before", human(call.had_before)),
+            (false, Some(a)) if a.share >= call.climb_seconds => format!(
+                "{} expected: its share of the {} that {} had with no answer",
+                human(a.share),
+                human(a.timeout),
+                a.half.map_or("the piece".to_string(), |h| h.to_string())
+            ),
+            (false, _) => format!("its share of the climb: {}", human(call.climb_seconds)),
         };
         lines.push(format!("  {name} ({expected})"));
     }
@@ -550,14 +556,9 @@ fn chain_start_line(
         ),
         [] => "no band".to_string(),
     };
-    let climbed = calls.iter().map(call_weight).sum::<u64>() as f64;
+    let climbed: f64 = calls.iter().map(|c| c.climb_seconds).sum();
     let human = grundy::progress::human_time;
-    // A call expected to take `times` its share, but at least what it had with no answer.
-    let proofs = |times: f64| -> f64 {
-        (calls.iter())
-            .map(|c| (call_weight(c) as f64 * times).max(c.had_before))
-            .sum()
-    };
+    let proofs = |pace: f64| -> f64 { calls.iter().map(|c| c.expected_at(pace)).sum() };
     let format = run.proof.0.name().to_uppercase();
     let pace = match (
         grundy::sat::bounds::parts_pace(run, ladder),
@@ -617,7 +618,10 @@ fn chain_progress(
 ) -> grundy::progress::Progress {
     let total = calls.iter().map(call_weight).sum();
     let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
-        .counting("estimated seconds (each call at the time the climb took)")
+        .counting(
+            "estimated seconds (each call at its share of the climb, or more if it resisted \
+             before)",
+        )
         .ticking();
     // From zero: the first call proved counts towards the rate.
     display.set(0);

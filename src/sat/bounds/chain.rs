@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::costs::PartCosts;
+use super::costs::{PartCosts, share_within};
 use super::{
     Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops,
     band_units, band_values, not_refuted, rung_stem, rung_stem_of, with_units,
@@ -114,18 +114,44 @@ pub struct ChainCall {
     pub top: Option<u8>,
     /// For a piece proved in halves ([`ProveChain::cut`]): which half.
     pub half: Option<Half>,
-    /// How long the call should take (at least a second), from what the ladder says its
-    /// question took when first answered: the piece's own seconds when the climb refuted the
-    /// band in pieces (at least its share of the rung's if it was given lemmas), else its share
-    /// of the rung's (one over the band's bytes for a piece); for a part of a cut, the piece's
-    /// share that the ladder's pieces proved in parts spent on parts like it
-    /// ([`super::costs`]; equal shares where none is learned). A guess (a proof costs more than
-    /// the answer), but one that grows with the real cost: it orders the calls and weighs them
-    /// in a progress display. At least the longest time it was given before with no answer
-    /// ([`UnansweredCall`]).
+    /// Its share of the climb (at least a second), from what the ladder says its question took
+    /// when first answered: the piece's own seconds when the climb refuted the band in pieces
+    /// (at least its share of the rung's if it was given lemmas), else its share of the rung's
+    /// (one over the band's bytes for a piece); for a part of a cut, the piece's share that the
+    /// ladder's pieces proved in parts spent on parts like it ([`super::costs`]; equal shares
+    /// where none is learned). A guess (a proof costs more than the answer), but one that grows
+    /// with the real cost.
+    pub climb_seconds: f64,
+    /// How long the call should take: `climb_seconds`, but at least the longest time it was
+    /// given before with no answer ([`UnansweredCall`]) and its share of the time a part around
+    /// it had with no answer ([`AroundUnanswered`]). It orders the calls and weighs them in a
+    /// progress display.
     pub estimated_seconds: f64,
     /// The longest time it was given before with no answer ([`Rung::unanswered`]; 0: none).
     pub had_before: f64,
+    /// The part of its piece around it (not itself) that had no answer before and gives it the
+    /// longest expected time, if any ([`AroundUnanswered`]).
+    pub around: Option<AroundUnanswered>,
+}
+
+/// A call of [`Rung::unanswered`] that held a call of the chain, with more values than it: the
+/// whole piece, or a part of an earlier, coarser cut.
+///
+/// Why: a cut made finer to ask a resisting part as smaller ones (p = 39's 213, whose
+/// 176..184 and 184..192 had no answer in 5400 s each, asked as 176..180, ...) gave the small
+/// parts their learned shares of the piece's climb, 2 min each, and the longest-first order put
+/// them last, behind calls of minutes, when they were the likeliest calls of hours. Each is
+/// expected to take at least its share of the time the part around it had with no answer, by
+/// the learned shares ([`super::costs::share_within`]). Not a bound: a part of a hard part can
+/// be easy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AroundUnanswered {
+    /// The part around the call (`None`: the whole piece).
+    pub half: Option<Half>,
+    /// The seconds it was given with no answer.
+    pub timeout: f64,
+    /// The call's share of those seconds.
+    pub share: f64,
 }
 
 /// The calls [`prove_chain`] makes: one for each rung of the chain with no checked proof (less
@@ -168,11 +194,17 @@ fn had_before(rung: &Rung, top: Option<Value>, half: Option<Half>) -> f64 {
 /// over ([`passed_over`]).
 fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> (Vec<ChainCall>, Vec<ChainCall>) {
     let e = run.largest_first;
-    let calls = all_calls_lowest_first(run, ladder).into_iter().map(|call| {
-        let had_before = had_before(&ladder.rungs[call.index], call.top_value(e), call.half);
+    let costs = (run.cut.as_ref()).and_then(|cut| PartCosts::learned(ladder, cut.residue));
+    let calls = all_calls_lowest_first(run, ladder, costs.as_ref());
+    let calls = calls.into_iter().map(|call| {
+        let rung = &ladder.rungs[call.index];
+        let had_before = had_before(rung, call.top_value(e), call.half);
+        let around = around_unanswered(rung, (call.top_value(e), call.half), costs.as_ref());
+        let around_share = around.map_or(0.0, |a| a.share);
         ChainCall {
-            estimated_seconds: call.estimated_seconds.max(had_before),
+            estimated_seconds: call.climb_seconds.max(had_before).max(around_share),
             had_before,
+            around,
             ..call
         }
     });
@@ -180,10 +212,37 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> (Vec<ChainCall>, Vec
     calls.partition(|call| timeout.is_none_or(|timeout| call.had_before < timeout))
 }
 
-/// Every call the chain has left, lowest rung first, expected to take what the climb says.
-fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
+/// Of `rung`'s calls with no answer, the one around the part `half` of the piece `top` (not
+/// the part itself) that gives it the longest share of its time, if any ([`AroundUnanswered`]).
+fn around_unanswered(
+    rung: &Rung,
+    (top, half): (Option<Value>, Option<Half>),
+    costs: Option<&PartCosts>,
+) -> Option<AroundUnanswered> {
+    let (top, half) = (top?, half?);
+    let holds = |u: &&UnansweredCall| match u.half {
+        None => true,
+        Some(around) => around != half && around.holds(&half),
+    };
+    (rung.unanswered.iter())
+        .filter(|u| u.top == Some(top))
+        .filter(holds)
+        .map(|u| AroundUnanswered {
+            half: u.half,
+            timeout: u.timeout,
+            share: u.timeout * share_within(costs, top, &half, u.half.as_ref()),
+        })
+        .max_by(|a, b| a.share.total_cmp(&b.share))
+}
+
+/// Every call the chain has left, lowest rung first, with its share of the climb (`costs`: the
+/// learned shares of the cut's parts); its `estimated_seconds` is set by [`calls_lowest_first`].
+fn all_calls_lowest_first(
+    run: &ProveChain,
+    ladder: &Ladder,
+    costs: Option<&PartCosts>,
+) -> Vec<ChainCall> {
     let mut calls = Vec::new();
-    let costs = (run.cut.as_ref()).and_then(|cut| PartCosts::learned(ladder, cut.residue));
     let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
     for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
         let rung = &ladder.rungs[index];
@@ -194,8 +253,10 @@ fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             largest_first: rung.largest_first,
             top: None,
             half: None,
-            estimated_seconds: rung.seconds.max(1.0),
+            climb_seconds: rung.seconds.max(1.0),
+            estimated_seconds: 0.0,
             had_before: 0.0,
+            around: None,
         };
         if !(run.pieces && rung.largest_first) {
             calls.push(whole);
@@ -207,7 +268,7 @@ fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
         for &c in tops.iter().filter(|c| !proved(c)) {
             let piece = ChainCall {
                 top: Some(c),
-                estimated_seconds: piece_estimate(rung, tops.len(), e.expand(&[c])[0]),
+                climb_seconds: piece_estimate(rung, tops.len(), e.expand(&[c])[0]),
                 ..whole
             };
             let Some(cut) = &run.cut else {
@@ -217,14 +278,13 @@ fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             let top = e.expand(&[c])[0];
             let parts = cut.parts();
             let equal = 1.0 / parts.len() as f64;
-            let share = |h: &Half| (costs.as_ref()).and_then(|c| c.share(top, h));
+            let share = |h: &Half| costs.and_then(|c| c.share(top, h));
             calls.extend(
                 (parts.into_iter())
                     .filter(|&h| !rung.has_checked_half(top, h))
                     .map(|h| ChainCall {
                         half: Some(h),
-                        estimated_seconds: (piece.estimated_seconds * share(&h).unwrap_or(equal))
-                            .max(1.0),
+                        climb_seconds: (piece.climb_seconds * share(&h).unwrap_or(equal)).max(1.0),
                         ..piece
                     }),
             );
@@ -575,6 +635,13 @@ impl std::fmt::Display for ChainCallName {
 }
 
 impl ChainCall {
+    /// How long its proof should take where proofs take `pace` times their share of the climb:
+    /// at least what it had before with no answer, and its share of what a part around it had.
+    pub fn expected_at(&self, pace: f64) -> f64 {
+        let around = self.around.map_or(0.0, |a| a.share);
+        (self.climb_seconds * pace).max(self.had_before).max(around)
+    }
+
     /// The value of `s[0]` its piece fixes (`e`: the encoding of bands, whose byte `top` is);
     /// none for a whole rung.
     pub fn top_value(&self, e: &PeriodEncoding) -> Option<Value> {

@@ -63,8 +63,8 @@ mod tests;
 mod units;
 
 pub use chain::{
-    ChainCall, ChainCallEnd, ChainCallName, ChainProofs, ProveChain, UnansweredCall, chain_calls,
-    parts_pace, passed_over, prove_chain,
+    AroundUnanswered, ChainCall, ChainCallEnd, ChainCallName, ChainProofs, ProveChain,
+    UnansweredCall, chain_calls, parts_pace, passed_over, prove_chain,
 };
 pub use climb::{Climb, Step, StoppedPiece, climb};
 pub use ladder::{Ladder, LadderError};
