@@ -449,16 +449,15 @@ fn chain_plan(q: &Question, ladder: &Ladder, settings: &ChainSettings) -> Result
     let human = grundy::progress::human_time;
     for call in &calls {
         let name = call.name(run.largest_first);
-        let expected = match (call.had_before > 0.0, call.around) {
-            (true, _) => format!("no answer in {} before", human(call.had_before)),
-            (false, Some(a)) if a.share >= call.climb_seconds => format!(
-                "{} expected: its share of the {} that {} had with no answer",
-                human(a.share),
-                human(a.timeout),
-                a.half.map_or("the piece".to_string(), |h| h.to_string())
-            ),
-            (false, _) => format!("its share of the climb: {}", human(call.climb_seconds)),
+        let mut expected = match call.had_before > 0.0 {
+            true => format!("no answer in {} before", human(call.had_before)),
+            false => format!("its share of the climb: {}", human(call.climb_seconds)),
         };
+        if let Some(a) = call.around {
+            let part = a.half.map_or("the piece".to_string(), |h| h.to_string());
+            let given = human(a.timeout);
+            expected += &format!("; within {part}, which had no answer in {given}");
+        }
         lines.push(format!("  {name} ({expected})"));
     }
     if !passed.is_empty() {
@@ -490,9 +489,13 @@ fn passed_over_words(
         1 => "with",
         _ => "each with",
     };
+    let them = match passed.len() {
+        1 => "it",
+        _ => "them",
+    };
     format!(
         "{} passed over, {each} no answer in {had} before, at least this --timeout ({}): a \
-         longer --timeout, or a finer --cut, asks them",
+         longer --timeout, or a finer --cut, asks {them}",
         plural(passed.len(), "call", "calls"),
         first_named(&names)
     )
@@ -619,7 +622,7 @@ fn chain_progress(
     let total = calls.iter().map(call_weight).sum();
     let mut display = grundy::progress::Progress::new(total, &format!("prove-chain p={p}"))
         .counting(
-            "estimated seconds (each call at its share of the climb, or more if it resisted \
+            "estimated seconds (each call at its share of the climb, or more if it had no answer \
              before)",
         )
         .ticking();

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::costs::{PartCosts, share_within};
+use super::costs::PartCosts;
 use super::{
     Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops,
     band_units, band_values, not_refuted, rung_stem, rung_stem_of, with_units,
@@ -123,35 +123,33 @@ pub struct ChainCall {
     /// with the real cost.
     pub climb_seconds: f64,
     /// How long the call should take: `climb_seconds`, but at least the longest time it was
-    /// given before with no answer ([`UnansweredCall`]) and its share of the time a part around
-    /// it had with no answer ([`AroundUnanswered`]). It orders the calls and weighs them in a
-    /// progress display.
+    /// given before with no answer ([`UnansweredCall`]). It orders the calls and weighs them in
+    /// a progress display.
     pub estimated_seconds: f64,
     /// The longest time it was given before with no answer ([`Rung::unanswered`]; 0: none).
     pub had_before: f64,
-    /// The part of its piece around it (not itself) that had no answer before and gives it the
-    /// longest expected time, if any ([`AroundUnanswered`]).
+    /// The narrowest part of its piece around it (not itself) that had no answer before, if any
+    /// ([`AroundUnanswered`]).
     pub around: Option<AroundUnanswered>,
 }
 
 /// A call of [`Rung::unanswered`] that held a call of the chain, with more values than it: the
 /// whole piece, or a part of an earlier, coarser cut.
 ///
-/// Why: a cut made finer to ask a resisting part as smaller ones (p = 39's 213, whose
-/// 176..184 and 184..192 had no answer in 5400 s each, asked as 176..180, ...) gave the small
-/// parts their learned shares of the piece's climb, 2 min each, and the longest-first order put
-/// them last, behind calls of minutes, when they were the likeliest calls of hours. Each is
-/// expected to take at least its share of the time the part around it had with no answer, by
-/// the learned shares ([`super::costs::share_within`]). Not a bound: a part of a hard part can
-/// be easy.
+/// Why it is told, and only told: a cut made finer to ask a resisting part as smaller ones
+/// lists the small parts with their shares of the climb (p = 39's 213: 2 min each for the
+/// quarters of 176..192, whose halves had no answer in 5400 s each), and a reader of `--plan`
+/// should see which calls lie within a part that resisted. It does not raise the call's
+/// estimate: a build that expected each quarter to take its learned share of its half's 5400 s
+/// (45 min) was wrong on all four (2026-12-07: 213's 176..180, 180..184, 184..188 and
+/// 188..192 were proved in 316.2, 192.7, 307.1 and 82.1 s; CaDiCaL's search on a part is no
+/// share of its search on the whole, which can lose its way).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AroundUnanswered {
     /// The part around the call (`None`: the whole piece).
     pub half: Option<Half>,
     /// The seconds it was given with no answer.
     pub timeout: f64,
-    /// The call's share of those seconds.
-    pub share: f64,
 }
 
 /// The calls [`prove_chain`] makes: one for each rung of the chain with no checked proof (less
@@ -194,17 +192,13 @@ fn had_before(rung: &Rung, top: Option<Value>, half: Option<Half>) -> f64 {
 /// over ([`passed_over`]).
 fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> (Vec<ChainCall>, Vec<ChainCall>) {
     let e = run.largest_first;
-    let costs = (run.cut.as_ref()).and_then(|cut| PartCosts::learned(ladder, cut.residue));
-    let calls = all_calls_lowest_first(run, ladder, costs.as_ref());
-    let calls = calls.into_iter().map(|call| {
+    let calls = all_calls_lowest_first(run, ladder).into_iter().map(|call| {
         let rung = &ladder.rungs[call.index];
         let had_before = had_before(rung, call.top_value(e), call.half);
-        let around = around_unanswered(rung, (call.top_value(e), call.half), costs.as_ref());
-        let around_share = around.map_or(0.0, |a| a.share);
         ChainCall {
-            estimated_seconds: call.climb_seconds.max(had_before).max(around_share),
+            estimated_seconds: call.climb_seconds.max(had_before),
             had_before,
-            around,
+            around: around_unanswered(rung, (call.top_value(e), call.half)),
             ..call
         }
     });
@@ -212,37 +206,40 @@ fn calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> (Vec<ChainCall>, Vec
     calls.partition(|call| timeout.is_none_or(|timeout| call.had_before < timeout))
 }
 
-/// Of `rung`'s calls with no answer, the one around the part `half` of the piece `top` (not
-/// the part itself) that gives it the longest share of its time, if any ([`AroundUnanswered`]).
+/// Of `rung`'s calls with no answer, the narrowest around the part `half` of the piece `top`
+/// (not the part itself; the whole piece is the widest), the longest given of equals, if any
+/// ([`AroundUnanswered`]).
 fn around_unanswered(
     rung: &Rung,
     (top, half): (Option<Value>, Option<Half>),
-    costs: Option<&PartCosts>,
 ) -> Option<AroundUnanswered> {
     let (top, half) = (top?, half?);
     let holds = |u: &&UnansweredCall| match u.half {
         None => true,
         Some(around) => around != half && around.holds(&half),
     };
+    // Values held, a part with no end taken to end at 2^16, the whole piece widest.
+    let width = |u: &UnansweredCall| match u.half.map(|h| h.span()) {
+        Some((from, below)) => below
+            .map_or(1 << 16, u32::from)
+            .saturating_sub(u32::from(from)),
+        None => u32::MAX,
+    };
     (rung.unanswered.iter())
         .filter(|u| u.top == Some(top))
         .filter(holds)
+        .min_by(|a, b| (width(a).cmp(&width(b))).then(b.timeout.total_cmp(&a.timeout)))
         .map(|u| AroundUnanswered {
             half: u.half,
             timeout: u.timeout,
-            share: u.timeout * share_within(costs, top, &half, u.half.as_ref()),
         })
-        .max_by(|a, b| a.share.total_cmp(&b.share))
 }
 
-/// Every call the chain has left, lowest rung first, with its share of the climb (`costs`: the
-/// learned shares of the cut's parts); its `estimated_seconds` is set by [`calls_lowest_first`].
-fn all_calls_lowest_first(
-    run: &ProveChain,
-    ladder: &Ladder,
-    costs: Option<&PartCosts>,
-) -> Vec<ChainCall> {
+/// Every call the chain has left, lowest rung first, with its share of the climb; its
+/// `estimated_seconds` is set by [`calls_lowest_first`].
+fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
     let mut calls = Vec::new();
+    let costs = (run.cut.as_ref()).and_then(|cut| PartCosts::learned(ladder, cut.residue));
     let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
     for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
         let rung = &ladder.rungs[index];
@@ -278,7 +275,7 @@ fn all_calls_lowest_first(
             let top = e.expand(&[c])[0];
             let parts = cut.parts();
             let equal = 1.0 / parts.len() as f64;
-            let share = |h: &Half| costs.and_then(|c| c.share(top, h));
+            let share = |h: &Half| (costs.as_ref()).and_then(|c| c.share(top, h));
             calls.extend(
                 (parts.into_iter())
                     .filter(|&h| !rung.has_checked_half(top, h))
@@ -636,10 +633,9 @@ impl std::fmt::Display for ChainCallName {
 
 impl ChainCall {
     /// How long its proof should take where proofs take `pace` times their share of the climb:
-    /// at least what it had before with no answer, and its share of what a part around it had.
+    /// at least what it had before with no answer.
     pub fn expected_at(&self, pace: f64) -> f64 {
-        let around = self.around.map_or(0.0, |a| a.share);
-        (self.climb_seconds * pace).max(self.had_before).max(around)
+        (self.climb_seconds * pace).max(self.had_before)
     }
 
     /// The value of `s[0]` its piece fixes (`e`: the encoding of bands, whose byte `top` is);

@@ -77,32 +77,6 @@ impl PartCosts {
     }
 }
 
-/// The share of `around` (a part of the piece at `top`; the whole piece if `None`) that `part`,
-/// which it holds, should take: by the learned density where `costs` has one for both, else by
-/// the values each holds.
-pub(super) fn share_within(
-    costs: Option<&PartCosts>,
-    top: Value,
-    part: &Half,
-    around: Option<&Half>,
-) -> f64 {
-    let learned = costs.and_then(|c| {
-        let outer = around.map_or(Some(1.0), |a| c.share(top, a))?;
-        let inner = c.share(top, part)?;
-        (outer > 0.0).then(|| inner / outer)
-    });
-    learned.unwrap_or_else(|| {
-        let (from, below) = values_held(top, part);
-        let (outer_from, outer_below) =
-            around.map_or((0, usize::from(top) + 1), |a| values_held(top, a));
-        let outer = outer_below.saturating_sub(outer_from);
-        match outer {
-            0 => 0.0,
-            n => below.saturating_sub(from) as f64 / n as f64,
-        }
-    })
-}
-
 /// The values of `s[residue]` a part of the piece at `top` holds, as `from..below` within
 /// `0..=top` (empty for a part above the piece's largest value).
 fn values_held(top: Value, part: &Half) -> (usize, usize) {
