@@ -240,8 +240,7 @@ fn around_unanswered(
 fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
     let mut calls = Vec::new();
     let costs = (run.cut.as_ref()).and_then(|cut| PartCosts::learned(ladder, cut.residue));
-    let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
-    for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
+    for index in rungs_to_prove(run, ladder) {
         let rung = &ladder.rungs[index];
         let band = rung.band();
         let whole = ChainCall {
@@ -260,12 +259,10 @@ fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
             continue;
         }
         let e = run.largest_first;
-        let tops = band_tops(e, band);
-        let proved = |c: &u8| rung.has_checked_piece(e.expand(&[*c])[0]);
-        for &c in tops.iter().filter(|c| !proved(c)) {
+        for (c, climb_seconds) in pieces_left(e, rung) {
             let piece = ChainCall {
                 top: Some(c),
-                climb_seconds: piece_estimate(rung, tops.len(), e.expand(&[c])[0]),
+                climb_seconds,
                 ..whole
             };
             let Some(cut) = &run.cut else {
@@ -288,6 +285,25 @@ fn all_calls_lowest_first(run: &ProveChain, ladder: &Ladder) -> Vec<ChainCall> {
         }
     }
     calls
+}
+
+/// The rungs of the chain the run proves ([`Ladder::chain_indices_to_prove`]) up to its bound.
+fn rungs_to_prove(run: &ProveChain, ladder: &Ladder) -> Vec<usize> {
+    let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
+    (ladder.chain_indices_to_prove().into_iter())
+        .filter(in_reach)
+        .collect()
+}
+
+/// The pieces of `rung` (a band, `e` its encoding) with no checked proof: each byte of its
+/// largest value, with what the climb says it should take ([`piece_estimate`]).
+fn pieces_left(e: &PeriodEncoding, rung: &Rung) -> Vec<(u8, f64)> {
+    let tops = band_tops(e, rung.band());
+    (tops.iter())
+        .map(|&c| (c, e.expand(&[c])[0]))
+        .filter(|&(_, top)| !rung.has_checked_piece(top))
+        .map(|(c, top)| (c, piece_estimate(rung, tops.len(), top)))
+        .collect()
 }
 
 /// What the climb says the piece `top` of `rung` (one of `tops` pieces) should take, at least
@@ -314,11 +330,10 @@ fn piece_estimate(rung: &Rung, tops: usize, top: Value) -> f64 {
 ///
 /// Why: a chain's first line said how long its proofs should take at the pace of the bands
 /// below proved in pieces ([`Ladder::proof_pace`]), and on p = 39 (2026-12-06) that pace was
-/// 1.3 where the 12 parts proved that day took about six times their shares: the band below
-/// had been climbed on one core in one call per piece, the bands in proof in pieces on two
-/// jobs, and their proofs cost another multiple of their climb. The parts already proved of the
-/// same pieces are the nearest evidence there is. It leans low: the parts left are often those
-/// that resisted.
+/// 1.3 (81 min for 25 calls) where the 30 parts already proved of the same pieces had taken 2.0
+/// times their shares; the 24 parts proved next took 3.5 core-hours. The parts already proved
+/// of the same pieces are the nearest evidence there is. It leans low: the parts left are often
+/// those that resisted.
 pub fn parts_pace(run: &ProveChain, ladder: &Ladder) -> Option<(usize, f64)> {
     let cut = run.cut.as_ref()?;
     let costs = PartCosts::learned(ladder, cut.residue);
@@ -327,17 +342,14 @@ pub fn parts_pace(run: &ProveChain, ladder: &Ladder) -> Option<(usize, f64)> {
         p.proof.as_ref().map(|n| n.written_in()) == Some(format) && p.is_checked()
     };
     let (mut parts, mut spent, mut expected) = (0, 0.0, 0.0);
-    let in_reach = |&i: &usize| ladder.rungs[i].below <= run.up_to;
-    for index in ladder.chain_indices_to_prove().into_iter().filter(in_reach) {
+    for index in rungs_to_prove(run, ladder) {
         let rung = &ladder.rungs[index];
         if !(run.pieces && rung.largest_first) {
             continue;
         }
         let e = run.largest_first;
-        let tops = band_tops(e, rung.band());
-        let unproved = tops.iter().map(|&c| e.expand(&[c])[0]);
-        for top in unproved.filter(|&top| !rung.has_checked_piece(top)) {
-            let estimate = piece_estimate(rung, tops.len(), top);
+        for (c, estimate) in pieces_left(e, rung) {
+            let top = e.expand(&[c])[0];
             let of_top = (rung.pieces.iter())
                 .filter(|p| p.top == top)
                 .filter(in_format);
