@@ -563,25 +563,31 @@ fn chain_start_line(
     let human = grundy::progress::human_time;
     let proofs = |pace: f64| -> f64 { calls.iter().map(|c| c.expected_at(pace)).sum() };
     let format = run.proof.0.name().to_uppercase();
+    // One call's words: "the climb took 84 s over it, its proof about 4 min".
+    let (them, their, proofs_word, shares) = match calls.len() {
+        1 => ("it", "its", "proof", "share"),
+        _ => ("them", "their", "proofs", "shares"),
+    };
     let pace = match (
         grundy::sat::bounds::parts_pace(run, ladder),
         ladder.proof_pace(run.proof.0),
     ) {
         (Some((n, times)), _) => format!(
-            ", their proofs about {} ({times:.1} times their shares of the climb, as the {} of \
-             the same pieces proved in {format} so far)",
+            ", {their} {proofs_word} about {} ({times:.1} times {their} {shares} of the climb, as \
+             the {} of the same pieces proved in {format} so far)",
             human(proofs(times)),
             plural(n, "part", "parts"),
         ),
         (None, Some((n, times))) => format!(
-            ", their proofs about {} ({times:.1} times the climb, as in the {} below in {format})",
+            ", {their} {proofs_word} about {} ({times:.1} times the climb, as in the {} below in \
+             {format})",
             human(proofs(times)),
             plural(n, "band proved in pieces", "bands proved in pieces"),
         ),
         (None, None) => String::new(),
     };
     format!(
-        "p={p}: {} to prove, in {bands}; the climb took {} over them{pace}; {} at a time",
+        "p={p}: {} to prove, in {bands}; the climb took {} over {them}{pace}; {} at a time",
         plural(calls.len(), "call", "calls"),
         human(climbed),
         run.jobs.min(calls.len()),
@@ -696,16 +702,14 @@ fn climb_showing_rungs(
     let largest_first = q.problem.break_rotation;
     let banded = banded_encoding(q)?;
     let encoding = banded.as_ref().unwrap_or(&q.encoding);
-    let halves = settings
-        .cut
-        .as_ref()
-        .map_or(1, |cut| cut.parts().len() as u64);
     let lemma_dir = (settings.lemma_stem.as_deref())
         .and_then(std::path::Path::parent)
         .map(std::path::Path::to_path_buf);
     // The pieces of the band being climbed, on a terminal (pieces run for hours, each line
     // printed only when one ends).
     let mut display: Option<grundy::progress::Progress> = None;
+    // The calls of the display's try refuted so far (its count: those the try asks).
+    let mut refuted_now = 0;
     // The pieces being asked, named in the display's note (their starts are told from the
     // worker threads, their ends by the climb's steps).
     let asking = AskingCalls::default();
@@ -734,7 +738,8 @@ fn climb_showing_rungs(
                     "  {}",
                     pieces_start_words(l, encoding, &settings, lemma_dir)
                 );
-                let shown = pieces_progress(encoding, r, q.p, halves);
+                let shown = pieces_progress(encoding, r, q.p, &settings);
+                refuted_now = 0;
                 asking.show_in(&shown);
                 display = Some(shown);
             }
@@ -756,7 +761,8 @@ fn climb_showing_rungs(
         }
         match (&mut display, step) {
             (Some(d), Step::Piece) => {
-                d.set(r.pieces.len() as u64);
+                refuted_now += 1;
+                d.set(refuted_now);
                 asking.show();
                 d.println(&line);
             }
@@ -1067,21 +1073,26 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
     )
 }
 
-/// The progress over the pieces of the band of rung `r` (`halves` calls each; those refuted
-/// already counted done), ticking on a terminal so its clock moves between pieces.
+/// The progress over the calls a try in pieces of rung `r`'s band makes ([`calls_to_ask`]:
+/// the parts under a cut, of the pieces named by `--only-pieces`, less those refuted already),
+/// ticking on a terminal so its clock moves between pieces.
+///
+/// [`calls_to_ask`]: grundy::sat::bounds::calls_to_ask
 fn pieces_progress(
     e: &grundy::sat::encode::PeriodEncoding,
     r: &grundy::sat::bounds::Rung,
     p: usize,
-    halves: u64,
+    settings: &RungSettings,
 ) -> grundy::progress::Progress {
     let band = r.band();
-    let total = halves * grundy::sat::bounds::band_tops(e, band).len() as u64;
+    let cut = settings.cut.as_ref();
+    let calls = grundy::sat::bounds::calls_to_ask(e, r, cut, &settings.only_pieces);
+    let unit = if cut.is_some() { "parts" } else { "pieces" };
     let mut display =
-        grundy::progress::Progress::new(total, &format!("p={p} band {band} in pieces"))
-            .counting("pieces")
+        grundy::progress::Progress::new(calls.len() as u64, &format!("p={p} band {band} in pieces"))
+            .counting(unit)
             .ticking();
-    display.set(r.pieces.len() as u64);
+    display.set(0);
     display
 }
 

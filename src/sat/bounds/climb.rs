@@ -408,18 +408,29 @@ fn rung_in_pieces(
     Ok(answer)
 }
 
-/// The pieces of the band of `rung` that a try asks, lowest first: each byte of `s[0]` (those
-/// of [`Climb::only_pieces`] when it names some), or each part of it under [`Climb::cut`],
-/// that the rung's refuted pieces do not hold yet.
+/// The pieces of the band of `rung` that a try asks ([`calls_to_ask`]).
 fn pieces_to_ask(run: &Climb, rung: &Rung) -> Vec<(u8, Option<Half>)> {
-    let e = run.encoding;
+    calls_to_ask(run.encoding, rung, run.cut.as_ref(), &run.only_pieces)
+}
+
+/// The calls a try in pieces of `rung`'s band makes, lowest first: each byte of `s[0]` (those
+/// of `only_pieces` when it names some, [`Climb::only_pieces`]), or each part of it under
+/// `cut` ([`Climb::cut`]), that the rung's refuted pieces do not hold yet. Public so that a
+/// run's progress counts the calls it makes, not the band's (a run of one piece cut in 8
+/// parts, on a band of 4 pieces, showed "0/32" and an ETA for all 32).
+pub fn calls_to_ask(
+    e: &PeriodEncoding,
+    rung: &Rung,
+    cut: Option<&Cut>,
+    only_pieces: &[Value],
+) -> Vec<(u8, Option<Half>)> {
     let tops = band_tops(e, rung.band());
     let values = band_values(e, rung.band());
-    let halves: Vec<Option<Half>> = match &run.cut {
+    let halves: Vec<Option<Half>> = match cut {
         Some(cut) => cut.parts().into_iter().map(Some).collect(),
         None => vec![None],
     };
-    let asked = |v: &Value| run.only_pieces.is_empty() || run.only_pieces.contains(v);
+    let asked = |v: &Value| only_pieces.is_empty() || only_pieces.contains(v);
     (tops.iter().zip(&values))
         .filter(|(_, v)| asked(v))
         .flat_map(|(&c, &v)| halves.iter().map(move |&h| (c, v, h)))

@@ -66,7 +66,7 @@ pub use chain::{
     AroundUnanswered, ChainCall, ChainCallEnd, ChainCallName, ChainProofs, ProveChain,
     UnansweredCall, chain_calls, parts_pace, passed_over, prove_chain,
 };
-pub use climb::{Climb, Step, StoppedPiece, climb};
+pub use climb::{Climb, Step, StoppedPiece, calls_to_ask, climb};
 pub use ladder::{Ladder, LadderError};
 pub use merge::{LemmaFilesCopied, Merged, copy_kept_lemmas, remove_spent_lemmas};
 pub use pieces::{Cut, Half, PiecesRefuted, ProofPiece, ended_now, pieces_and_halves};
@@ -234,7 +234,7 @@ impl RunShare {
 /// ladder says so: the file lives in a folder the ladder does not hold, so a run that finds it
 /// gone (another machine, a folder cleaned, `--lemmas` left off) can say that the call starts
 /// afresh, where before hours of search were lost without a word.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct KeptLemmas {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub top: Option<Value>,
