@@ -305,12 +305,9 @@ mod tests {
         };
         let kept = |top, clauses| KeptLemmas {
             top: Some(top),
-            half: None,
             clauses,
-            by_length: Vec::new(),
-            units_before: Vec::new(),
-            seconds: Vec::new(),
             file: format!("k{top}"),
+            ..KeptLemmas::default()
         };
         let half = Some(Cut::new(3, 40).parts()[0]);
         let mut l = ladder(vec![
