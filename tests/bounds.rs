@@ -329,13 +329,23 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         fails_with_one_line(&line);
     }
     // A cut with nothing on one side says which side (Officers' least common value is 2, and
-    // the largest the encoding holds is 511).
+    // the largest the encoding holds is 511); a part with no common value names its rare
+    // values (popcount of v & !0x11 even: 16 and 17; 10, 11, 12 and 13) and the cure.
     for (cut, words) in [
         ("0:64", "the residue must be from 1 to 5"),
         ("2:2", "no common value lies below it (the least is 2)"),
         (
             "2:8,16,600",
             "s[2] = 600: no common value lies at or above it",
+        ),
+        (
+            "2:8,16,18",
+            "no common value of s[2] from 16 below 18 (16 and 17 are rare): no part to ask; \
+             leave out the cut at 16 or at 18",
+        ),
+        (
+            "2:8,10,14",
+            "from 10 below 14 (its 4 values are rare)",
         ),
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];

@@ -202,12 +202,27 @@ impl Half {
         };
         match floor_byte(e, end) {
             Some(c) if c <= at => Err(format!(
-                "no common value of s[{}] from {} below {end}: no part to ask",
-                self.residue, self.at
+                "no common value of s[{}] from {} below {end} ({}): no part to ask; leave out \
+                 the cut at {} or at {end}",
+                self.residue,
+                self.at,
+                rare_words(self.at, end),
+                self.at
             )),
             Some(c) => Ok(vec![-below_at, e.at_most(self.residue, usize::from(c) - 1)]),
             None => Ok(vec![-below_at]),
         }
+    }
+}
+
+/// The values from `from` below `end`, all rare, in words for the line that refuses a part
+/// of none: "170 and 171 are rare" (p = 39's 168..172 cut at 170, 2026-12-07, where the cure
+/// was a cut at 169), or "its 4 values are rare" when there are more than two.
+fn rare_words(from: Value, end: Value) -> String {
+    match end.saturating_sub(from) {
+        1 => format!("{from} is rare"),
+        2 => format!("{from} and {} are rare", from + 1),
+        n => format!("its {n} values are rare"),
     }
 }
 
