@@ -343,10 +343,7 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
             "no common value of s[2] from 16 below 18 (16 and 17 are rare): no part to ask; \
              leave out the cut at 16 or at 18",
         ),
-        (
-            "2:8,10,14",
-            "from 10 below 14 (its 4 values are rare)",
-        ),
+        ("2:8,10,14", "from 10 below 14 (its 4 values are rare)"),
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(["--pieces", "--cut", cut]);

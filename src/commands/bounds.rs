@@ -1088,10 +1088,12 @@ fn pieces_progress(
     let cut = settings.cut.as_ref();
     let calls = grundy::sat::bounds::calls_to_ask(e, r, cut, &settings.only_pieces);
     let unit = if cut.is_some() { "parts" } else { "pieces" };
-    let mut display =
-        grundy::progress::Progress::new(calls.len() as u64, &format!("p={p} band {band} in pieces"))
-            .counting(unit)
-            .ticking();
+    let mut display = grundy::progress::Progress::new(
+        calls.len() as u64,
+        &format!("p={p} band {band} in pieces"),
+    )
+    .counting(unit)
+    .ticking();
     display.set(0);
     display
 }
