@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::costs::PartCosts;
+use super::costs::{PartCosts, values_held};
 use super::{
     Asked, Band, Cut, Half, Ladder, PieceOutcome, ProofPiece, Rung, asked_with_proof, band_tops,
     band_units, band_values, not_refuted, rung_stem, rung_stem_of, with_units,
@@ -218,12 +218,13 @@ fn around_unanswered(
         None => true,
         Some(around) => around != half && around.holds(&half),
     };
-    // Values held, a part with no end taken to end at 2^16, the whole piece widest.
-    let width = |u: &UnansweredCall| match u.half.map(|h| h.span()) {
-        Some((from, below)) => below
-            .map_or(1 << 16, u32::from)
-            .saturating_sub(u32::from(from)),
-        None => u32::MAX,
+    // Values of the piece held ([`values_held`]), the whole piece widest.
+    let width = |u: &UnansweredCall| match u.half {
+        Some(around) => {
+            let (from, below) = values_held(top, &around);
+            below - from
+        }
+        None => usize::MAX,
     };
     (rung.unanswered.iter())
         .filter(|u| u.top == Some(top))

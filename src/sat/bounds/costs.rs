@@ -79,7 +79,7 @@ impl PartCosts {
 
 /// The values of `s[residue]` a part of the piece at `top` holds, as `from..below` within
 /// `0..=top` (empty for a part above the piece's largest value).
-fn values_held(top: Value, part: &Half) -> (usize, usize) {
+pub(super) fn values_held(top: Value, part: &Half) -> (usize, usize) {
     let end = usize::from(top) + 1;
     let (from, below) = part.span();
     let below = below.map_or(end, |b| usize::from(b).min(end));
