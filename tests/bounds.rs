@@ -2090,9 +2090,10 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
 /// file of its own; the run's first line counts both halves as starting from kept files.
 /// Then cut finer inside the half that kept a file (`--cut 13:32,64` for the low one), each
 /// part of it stopped is given the clauses of the piece's file and of that half's, which holds
-/// it, as the files say.
+/// it, as the files say. The piece's file then lost, the note before the run says the parts
+/// still have their own files (counted from the folder), not that the piece starts afresh.
 /// Mutations: a part given only its own files (none: no `lemmas` on the try); the piece's file
-/// counted as one call; a finer part given its piece's file alone.
+/// counted as one call; a finer part given its piece's file alone; the note's old wording.
 #[test]
 fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     let dir = tempfile::tempdir().unwrap();
@@ -2166,6 +2167,22 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     for line in stopped {
         assert!(line.contains(&given), "{line} (wanted {given})");
     }
+    // The whole piece's file and core lost (a fresh machine): asked cut again, the note says
+    // its parts still have their files, counted here from the folder, not that it starts
+    // afresh.
+    let piece_core = grundy::sat::lemmas::core_name(&piece_files[0].to_string_lossy());
+    std::fs::remove_file(&piece_files[0]).unwrap();
+    let _ = std::fs::remove_file(&piece_core);
+    let part_files = (crate::sat::lemma_files(&lemmas).into_iter())
+        .filter(|f| f.to_string_lossy().contains("-s0-256-s13-"))
+        .count();
+    assert!(part_files > 0);
+    let lost = grundy(&[&args[..], &["--cut", finer_cut]].concat());
+    assert!(lost.status.success(), "{lost:?}");
+    let note = String::from_utf8_lossy(&lost.stderr);
+    let parts_have = format!("its parts asked cut still have their own files ({part_files} found)");
+    assert!(note.contains(&parts_have), "{note}");
+    assert!(!note.contains("it starts afresh"), "{note}");
 }
 
 /// The clauses of a lemma file, each with its literals sorted (as a load counts them).

@@ -928,13 +928,20 @@ fn utc_hour_minute() -> String {
 /// A line for each call of `band` whose lemma file the last run kept ([`Ladder::kept_lemmas`])
 /// and this one will not give it: not in `dir`, or no `--lemmas` (`dir` `None`); of the pieces
 /// `only` when it names some. The call then starts afresh, and a run of hours should say so
-/// before it starts, not after.
+/// before it starts, not after; a whole piece's file gone while parts of that piece have files
+/// of their own (asked under a `--cut`) is said so, since the parts do not start afresh.
 fn lemmas_not_found(
     l: &Ladder,
     band: Band,
     (dir, only): (Option<&std::path::Path>, &[u16]),
 ) -> Vec<String> {
-    let (_, missing) = kept_lemmas_found(l, band, (dir, only));
+    let (given, missing) = kept_lemmas_found(l, band, (dir, only));
+    let parts_given = |k: &KeptLemmas| match k.half {
+        Some(_) => 0,
+        None => (given.iter())
+            .filter(|g| g.top == k.top && g.half.is_some())
+            .count(),
+    };
     let line = |k: &KeptLemmas| {
         let call = match k.piece() {
             Some(piece) => format!("the piece {piece} of {band}"),
@@ -945,9 +952,10 @@ fn lemmas_not_found(
             None => format!("this run has no --lemmas (the file: {})", k.file),
         };
         let core = grundy::sat::lemmas::core_name(&k.file);
-        let starts = match dir.is_some_and(|d| d.join(&core).exists()) {
-            true => format!("it starts from its core ({core}: units and binary clauses only)"),
-            false => "it starts afresh".to_string(),
+        let starts = match (dir.is_some_and(|d| d.join(&core).exists()), parts_given(k)) {
+            (true, _) => format!("it starts from its core ({core}: units and binary clauses only)"),
+            (false, 0) => "it starts afresh".to_string(),
+            (false, n) => format!("its parts asked cut still have their own files ({n} found)"),
         };
         format!(
             "{call} had {} lemmas kept by an earlier run, but {why}: {starts}",
