@@ -2091,9 +2091,11 @@ fn a_piece_out_of_time_keeps_its_lemmas_for_the_next_run() {
 /// Then cut finer inside the half that kept a file (`--cut 13:32,64` for the low one), each
 /// part of it stopped is given the clauses of the piece's file and of that half's, which holds
 /// it, as the files say. The piece's file then lost, the note before the run says the parts
-/// still have their own files (counted from the folder), not that the piece starts afresh.
+/// still have their own files (counted from the folder), not that the piece starts afresh;
+/// asked whole again, that it starts afresh.
 /// Mutations: a part given only its own files (none: no `lemmas` on the try); the piece's file
-/// counted as one call; a finer part given its piece's file alone; the note's old wording.
+/// counted as one call; a finer part given its piece's file alone; the note's old wording; parts' files
+/// named for a piece asked whole.
 #[test]
 fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     let dir = tempfile::tempdir().unwrap();
@@ -2183,6 +2185,12 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     let parts_have = format!("its parts asked cut still have their own files ({part_files} found)");
     assert!(note.contains(&parts_have), "{note}");
     assert!(!note.contains("it starts afresh"), "{note}");
+    // Asked whole, no part's file is given it: the note says it starts afresh.
+    let whole = grundy(&args);
+    assert!(whole.status.success(), "{whole:?}");
+    let note = String::from_utf8_lossy(&whole.stderr);
+    assert!(note.contains("it starts afresh"), "{note}");
+    assert!(!note.contains("its parts asked cut"), "{note}");
 }
 
 /// The clauses of a lemma file, each with its literals sorted (as a load counts them).

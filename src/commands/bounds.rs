@@ -814,7 +814,7 @@ fn say_what_starts(
     lemma_dir: Option<&std::path::Path>,
 ) {
     let asked = (lemma_dir, settings.only_pieces.as_slice());
-    for line in lemmas_not_found(l, band, asked) {
+    for line in lemmas_not_found(l, band, asked, settings.cut.is_some()) {
         eprintln!("grundy: note: {line}");
     }
 }
@@ -928,17 +928,19 @@ fn utc_hour_minute() -> String {
 /// A line for each call of `band` whose lemma file the last run kept ([`Ladder::kept_lemmas`])
 /// and this one will not give it: not in `dir`, or no `--lemmas` (`dir` `None`); of the pieces
 /// `only` when it names some. The call then starts afresh, and a run of hours should say so
-/// before it starts, not after; a whole piece's file gone while parts of that piece have files
-/// of their own (asked under a `--cut`) is said so, since the parts do not start afresh.
+/// before it starts, not after; a whole piece's file gone while this run asks the piece cut
+/// (`asked_cut`) and parts of it have files of their own is said so, since the parts do not
+/// start afresh (asked whole, the piece is given no part's file).
 fn lemmas_not_found(
     l: &Ladder,
     band: Band,
     (dir, only): (Option<&std::path::Path>, &[u16]),
+    asked_cut: bool,
 ) -> Vec<String> {
     let (given, missing) = kept_lemmas_found(l, band, (dir, only));
-    let parts_given = |k: &KeptLemmas| match k.half {
-        Some(_) => 0,
-        None => (given.iter())
+    let parts_given = |k: &KeptLemmas| match (k.half, asked_cut) {
+        (Some(_), _) | (None, false) => 0,
+        (None, true) => (given.iter())
             .filter(|g| g.top == k.top && g.half.is_some())
             .count(),
     };
