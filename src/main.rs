@@ -596,6 +596,20 @@ struct BoundsArgs {
     /// pattern among them found; in turn, each gets its share, and its lemma file grows.
     #[arg(long, requires = "pieces", conflicts_with = "prove_chain")]
     in_turn: bool,
+    /// With --pieces --cut --in-turn: once the tries of the cut end with parts left without
+    /// an answer, cut each such part in two at its middle common value and ask the band again
+    /// in the finer cut (--tries anew), up to ROUNDS times; each half starts from the lemma
+    /// files of the parts that hold it, and the next band starts from --cut again. Why: a
+    /// piece that resisted whole for hours fell so in parts of minutes (Officers p = 39's 230,
+    /// halved by hand five times, 2026-12-07), where each halving took someone reading which
+    /// parts stopped and checking that each half held a common value.
+    #[arg(
+        long,
+        value_name = "ROUNDS",
+        requires_all = ["cut", "in_turn"],
+        conflicts_with = "prove_chain"
+    )]
+    halve: Option<usize>,
     /// All rungs in one incremental CaDiCaL: each a call under its bound as assumptions, a
     /// refuted one kept as a clause, and what was learned carried up (no proofs).
     #[arg(long, conflicts_with = "proof_dir")]

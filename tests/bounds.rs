@@ -323,6 +323,10 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--pieces", "--cut", "2:64,64"],
         vec!["--pieces", "--cut", "2:64,"],
         vec!["--pieces", "--cut", "2:8,16,18"],
+        vec!["--pieces", "--cut", "2:64", "--in-turn", "--halve", "0"],
+        vec!["--pieces", "--cut", "2:64", "--halve", "2"],
+        vec!["--pieces", "--in-turn", "--halve", "2"],
+        vec!["--pieces", "--cut", "2:64", "--in-turn", "--halve", "two"],
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(bad);
@@ -854,6 +858,17 @@ const P27_BOUNDS: [&str; 5] = ["sat", "bounds", "officers", "--p", "27"];
 /// two busy cores. The timeout, far above, is there only to end a version that ignores the
 /// limit.
 const BOUNDED_CALL: [&str; 4] = ["--conflicts", "3000", "--timeout", "120"];
+
+/// p = 27's piece `s[0]` = 256 alone of its band 256..264, the band above its committed ladder.
+const P27_PIECE_256: [&str; 7] = [
+    "--from",
+    "264",
+    "--to",
+    "264",
+    "--pieces",
+    "--only-pieces",
+    "256",
+];
 
 /// A DRAT checker's command (rate, else dratify), and a folder with p = 4's ladder climbed to
 /// 64 in rungs of 8 and the periods file (its path) it merged into; `None` (the test skips)
@@ -2102,17 +2117,8 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     let ladder = committed_p27_ladder(dir.path());
     let lemmas = dir.path().join("lemmas");
     let out = dir.path().join("periods.json");
-    let piece = [
-        "--from",
-        "264",
-        "--to",
-        "264",
-        "--pieces",
-        "--only-pieces",
-        "256",
-    ];
     let files = ["--lemmas", path_str(&lemmas), "--out", path_str(&out)];
-    let args = [&P27_BOUNDS[..], &piece, &BOUNDED_CALL, &files].concat();
+    let args = [&P27_BOUNDS[..], &P27_PIECE_256, &BOUNDED_CALL, &files].concat();
     assert!(grundy(&args).status.success());
     let piece_files = crate::sat::lemma_files(&lemmas);
     assert_eq!(piece_files.len(), 1, "{piece_files:?}");
@@ -2191,6 +2197,129 @@ fn a_part_of_a_stopped_piece_starts_from_the_piece_s_lemmas() {
     let note = String::from_utf8_lossy(&whole.stderr);
     assert!(note.contains("it starts afresh"), "{note}");
     assert!(!note.contains("its parts asked cut"), "{note}");
+}
+
+/// `--halve 1` (with `--cut 13:64 --in-turn --lemmas`): p = 27's piece 256 of 256..264 asked
+/// in halves, each stopped by its conflicts, then every half that had no answer cut in two at
+/// its middle common value and the band asked again in the finer cut. Checked against the
+/// common values counted here by Officers' own rule (popcount of `v & !0x11` odd) below 264:
+/// the halving's line counts the parts it cut, the next try's first line and the ladder's
+/// record name the finer cut, the calls of that try are exactly the halves of the parts that
+/// resisted (and the parts of one value, left whole), and each is given the lemmas its larger
+/// part kept. Mutations: the cut kept as it was (no new parts asked); a half given no file
+/// of the part holding it (no lemmas given), each fail here.
+#[test]
+fn the_parts_that_resist_are_halved_and_asked_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = committed_p27_ladder(dir.path());
+    let (lemmas, out) = (dir.path().join("lemmas"), dir.path().join("periods.json"));
+    let halving = ["--cut", "13:64", "--in-turn", "--halve", "1"];
+    let files = ["--lemmas", path_str(&lemmas), "--out", path_str(&out)];
+    let run = grundy(
+        &[
+            &P27_BOUNDS[..],
+            &P27_PIECE_256,
+            &BOUNDED_CALL,
+            &halving,
+            &files,
+        ]
+        .concat(),
+    );
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout).to_string();
+    let (before, after) = said
+        .split_once("256..264: halving 1 of 1: ")
+        .unwrap_or_else(|| panic!("no halving: {said}"));
+    // The parts a try asked, from its lines: (span, whether it had no answer, its line).
+    let asked = |lines: &str| -> Vec<((u16, Option<u16>), bool, String)> {
+        (lines.lines())
+            .filter_map(|l| {
+                let (_, rest) = l.split_once("piece s[0] = 256, ")?;
+                let (part, answer) = rest.split_once(": ")?;
+                Some((
+                    part_span(part),
+                    answer.starts_with("no answer"),
+                    l.to_string(),
+                ))
+            })
+            .collect()
+    };
+    let common: Vec<u16> = (0..264).filter(|&v| is_common(v)).collect();
+    let held = |(from, end): (u16, Option<u16>)| -> Vec<u16> {
+        (common.iter().copied())
+            .filter(|&v| v >= from && end.is_none_or(|e| v < e))
+            .collect()
+    };
+    let resisted: Vec<(u16, Option<u16>)> = (asked(before).into_iter())
+        .filter(|(_, stopped, _)| *stopped)
+        .map(|(span, _, _)| span)
+        .collect();
+    assert!(
+        !resisted.is_empty(),
+        "no half resisted 3000 conflicts: {said}"
+    );
+    let (mut cut_at, mut expected) = (vec![64u16], Vec::new());
+    for &(from, end) in &resisted {
+        let values = held((from, end));
+        match values.len() {
+            0 | 1 => expected.push((from, end)),
+            n => {
+                let middle = values[n / 2];
+                cut_at.push(middle);
+                expected.extend([(from, Some(middle)), (middle, end)]);
+            }
+        }
+    }
+    cut_at.sort_unstable();
+    let halved = cut_at.len() - 1;
+    let parts_cut = match halved {
+        1 => "1 part without an answer cut in two".to_string(),
+        n => format!("{n} parts without an answer cut in two"),
+    };
+    assert!(after.starts_with(&parts_cut), "{after}");
+    let named: Vec<String> = cut_at.iter().map(u16::to_string).collect();
+    let (last, rest) = named.split_last().unwrap();
+    let cut_words = match rest {
+        [] => format!("s[13] at {last}"),
+        rest => format!("s[13] at {} and {last}", rest.join(", ")),
+    };
+    assert!(
+        after.contains(&format!("; parts of {cut_words}\n")),
+        "{after}"
+    );
+    let mut asked_after: Vec<_> = asked(after).into_iter().map(|(s, _, l)| (s, l)).collect();
+    asked_after.sort();
+    expected.sort();
+    let spans: Vec<_> = asked_after.iter().map(|(s, _)| *s).collect();
+    assert_eq!(spans, expected, "{said}");
+    for (_, line) in &asked_after {
+        assert!(line.contains("lemmas of earlier calls given"), "{line}");
+    }
+    let rung = last_rung(&ladder);
+    let above: Vec<u64> = cut_at[1..].iter().map(|&v| u64::from(v)).collect();
+    assert_eq!(
+        rung["cut"]["at"].as_u64(),
+        Some(u64::from(cut_at[0])),
+        "{rung}"
+    );
+    let recorded: Vec<u64> = (rung["cut"]["above"].as_array())
+        .map_or(Vec::new(), |a| a.iter().filter_map(Json::as_u64).collect());
+    assert_eq!(recorded, above, "{rung}");
+}
+
+/// The span of a part named as the tool prints it: `s[13] < 64`, `s[13] >= 64` or
+/// `64 <= s[13] < 96`, as (from, end).
+fn part_span(part: &str) -> (u16, Option<u16>) {
+    let number = |s: &str| s.trim().parse::<u16>().unwrap_or_else(|_| panic!("{part}"));
+    if let Some((from, rest)) = part.split_once(" <= ") {
+        let (_, end) = rest.split_once(" < ").unwrap();
+        return (number(from), Some(number(end)));
+    }
+    match (part.split_once(" >= "), part.split_once(" < ")) {
+        (Some((_, from)), _) => (number(from), None),
+        (_, Some((_, end))) => (0, Some(number(end))),
+        _ => panic!("no part: {part}"),
+    }
 }
 
 /// The clauses of a lemma file, each with its literals sorted (as a load counts them).
@@ -2615,6 +2744,7 @@ fn a_climb_in_pieces_tells_each_band_start_before_its_pieces() {
         cut: None,
         only_pieces: Vec::new(),
         in_turn: false,
+        halve: 0,
         tries: 1,
         conflicts: None,
         run_name: "this-run".to_string(),

@@ -36,6 +36,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
         cut,
         only_pieces,
         in_turn,
+        halve,
         incremental,
         threads,
         lemmas,
@@ -113,6 +114,7 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
                 cut,
                 only_pieces,
                 in_turn,
+                halve: halve.unwrap_or(0),
                 tries,
                 conflicts,
             };
@@ -146,9 +148,13 @@ fn refuse_bad_combinations(args: &BoundsArgs) -> Result<()> {
         lemmas,
         tries,
         merge,
+        halve,
         ..
     } = args;
     let (pieces, prove_chain, threads, tries) = (*pieces, *prove_chain, *threads, *tries);
+    if *halve == Some(0) {
+        bail!("--halve 0 halves nothing: give the most halvings of a band, 1 or more");
+    }
     // `--prove-chain` climbs nothing: `--to` alone says how far up the chain it proves.
     let climb_from = if prove_chain { (*from).min(*to) } else { *from };
     check_ladder_args(climb_from, *step, *to, (threads, *jobs), ask.keep_rotation)?;
@@ -295,6 +301,7 @@ struct RungSettings {
     cut: Option<grundy::sat::bounds::Cut>,
     only_pieces: Vec<u16>,
     in_turn: bool,
+    halve: usize,
     tries: usize,
     conflicts: Option<u32>,
 }
@@ -729,6 +736,17 @@ fn climb_showing_rungs(
             );
             return Ok(());
         }
+        if let Step::Halved { round, parts } = step {
+            println!(
+                "  {}..{}: halving {round} of {}: {} without an answer cut in two (each at its \
+                 middle common value), the band asked again in the finer cut",
+                r.from,
+                r.below,
+                settings.halve,
+                plural(parts, "part", "parts")
+            );
+            return Ok(());
+        }
         // A call about to start: nothing to save yet, but what it will not be given is said.
         if let Some(band) = starts {
             let lemma_dir = lemma_dir.as_deref();
@@ -795,6 +813,7 @@ fn climb_showing_rungs(
             cut: settings.cut.clone(),
             only_pieces: settings.only_pieces.clone(),
             in_turn: settings.in_turn,
+            halve: settings.halve,
             tries: settings.tries,
             conflicts: settings.conflicts,
             run_name: grundy::sat::bounds::RunShare::name_this_run(),
@@ -836,7 +855,12 @@ fn pieces_start_words(
         false => "",
     };
     let line = pieces_start_line(l, r, encoding, calls, lemma_dir);
-    format!("{line}{in_turn}")
+    // A cut halved by this run (`--halve`) is not the command line's: said as it now stands.
+    let halved = match &r.cut {
+        Some(cut) if r.cut != settings.cut => format!("; parts of {cut}"),
+        _ => String::new(),
+    };
+    format!("{line}{in_turn}{halved}")
 }
 
 /// The calls being asked, each named with the time it started, and the note of a progress
@@ -1084,7 +1108,7 @@ fn rung_line(r: &grundy::sat::bounds::Rung) -> String {
 }
 
 /// The progress over the calls a try in pieces of rung `r`'s band makes ([`calls_to_ask`]:
-/// the parts under a cut, of the pieces named by `--only-pieces`, less those refuted already),
+/// the parts under its cut, of the pieces named by `--only-pieces`, less those refuted already),
 /// ticking on a terminal so its clock moves between pieces.
 ///
 /// [`calls_to_ask`]: grundy::sat::bounds::calls_to_ask
@@ -1095,7 +1119,8 @@ fn pieces_progress(
     settings: &RungSettings,
 ) -> grundy::progress::Progress {
     let band = r.band();
-    let cut = settings.cut.as_ref();
+    // The try's cut: the command line's, or that cut halved by this run (`--halve`).
+    let cut = r.cut.as_ref();
     let calls = grundy::sat::bounds::calls_to_ask(e, r, cut, &settings.only_pieces);
     let unit = if cut.is_some() { "parts" } else { "pieces" };
     let mut display = grundy::progress::Progress::new(

@@ -15,7 +15,8 @@ use crate::sat::lemmas::LemmaStore;
 use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
 use crate::values::Value;
 
-/// How the rungs run.
+/// How the rungs run. (Clone: a band's parts cut finer, [`Climb::halve`], run on a copy.)
+#[derive(Clone)]
 pub struct Climb<'a> {
     /// The question's encoding the rungs run on: with a largest value put first
     /// ([`PeriodEncoding::put_largest_first`]) when `largest_first`, else as the question has it.
@@ -86,6 +87,16 @@ pub struct Climb<'a> {
     /// minutes, then refuted in 105 s given its 2^20 clauses; 213 of 208..216, 38 minutes, then
     /// 1295 s), where before each try waited for someone to start the next run.
     pub tries: usize,
+    /// With `pieces`, `cut` and `in_turn`: once the tries of the band's cut end with parts of
+    /// it left without an answer, each such part (of two common values or more) is cut in two
+    /// at its middle common value ([`Cut::halved`]) and the band asked again in the finer cut
+    /// (its tries anew), up to this many times; the next band starts from `cut` again. Each
+    /// half starts from the lemma files of the parts that hold it. Why: Officers p = 39's
+    /// piece 230 of 224..232 fell so, its cut halved by hand where it resisted, five times (34
+    /// parts, none over 384 s, where their parents had no answer in 480 to 900 s; 2026-12-07),
+    /// each time by someone reading which parts stopped and checking that each half held a
+    /// common value.
+    pub halve: usize,
     /// This run's name in the tries it goes on with ([`Rung::runs`]):
     /// [`super::RunShare::name_this_run`] once per process.
     pub run_name: String,
@@ -127,6 +138,10 @@ pub enum Step {
     /// The calls of the ladder's last rung had no answer, and are asked again (this try of
     /// [`Climb::tries`], from 2), given the lemmas they kept: nothing to save.
     TryAgain(usize),
+    /// The parts of the last rung's cut left without an answer by its tries are cut in two
+    /// ([`Climb::halve`]; this halving, from 1, and how many parts were cut), the band asked
+    /// again in the finer cut: nothing to save.
+    Halved { round: usize, parts: usize },
 }
 
 /// Climbs `bounds` (rising; those at or below the ladder's highest refuted bound, and those
@@ -163,15 +178,22 @@ pub fn climb(
         let band = Band { from, below };
         let units = band_units(e, band, run.largest_first)?;
         if run.pieces && run.largest_first {
-            let mut tried = 1;
-            while rung_in_pieces(run, ladder, band, &units, check, after_rung)?
+            // This band's cut, halved where it resists (`halve`); the next band's is `run`'s.
+            let mut band_run = run.clone();
+            let (mut tried, mut halved) = (1, 0);
+            while rung_in_pieces(&band_run, ladder, band, &units, check, after_rung)?
                 == RungAnswer::Timeout
             {
-                if only_pieces_refuted(run, ladder)
-                    || !try_again(run, &mut tried, ladder, after_rung)?
-                {
+                if only_pieces_refuted(run, ladder) {
                     return Ok(());
                 }
+                if try_again(run, &mut tried, ladder, after_rung)? {
+                    continue;
+                }
+                if !halve_resisting(&mut band_run, &mut halved, ladder, after_rung)? {
+                    return Ok(());
+                }
+                tried = 1;
             }
             if !run.only_pieces.is_empty() {
                 return Ok(());
@@ -219,6 +241,49 @@ fn try_again(
     }
     *tried += 1;
     after_rung(ladder, Step::TryAgain(*tried))?;
+    Ok(true)
+}
+
+/// Whether the parts that the tries of `band_run`'s cut left without an answer are cut in two
+/// and asked again ([`Climb::halve`]): halvings are left, no stop was requested, the try asked
+/// every part in turn (else those it never asked would be cut too), and one of them holds two
+/// common values. Cuts them ([`Cut::halved`]: the values `s[residue]` can take,
+/// below the band's bound) and tells `after_rung`.
+fn halve_resisting(
+    band_run: &mut Climb,
+    halved: &mut usize,
+    ladder: &Ladder,
+    after_rung: &mut dyn FnMut(&Ladder, Step) -> Result<(), String>,
+) -> Result<bool, String> {
+    let stopping = band_run.stop.load(std::sync::atomic::Ordering::Relaxed);
+    let (Some(cut), Some(rung)) = (&band_run.cut, ladder.rungs.last()) else {
+        return Ok(false);
+    };
+    if *halved >= band_run.halve || stopping || !band_run.in_turn {
+        return Ok(false);
+    }
+    let mut resisting: Vec<Half> = (pieces_to_ask(band_run, rung).into_iter())
+        .filter_map(|(_, half)| half)
+        .collect();
+    resisting.sort_unstable();
+    resisting.dedup();
+    let e = band_run.encoding;
+    let mut common: Vec<Value> = (0..=255u8).map(|c| e.expand(&[c])[0]).collect();
+    common.retain(|&v| v < rung.below);
+    common.sort_unstable();
+    let Some(finer) = cut.halved(&resisting, &common) else {
+        return Ok(false);
+    };
+    let parts = finer.parts().len() - cut.parts().len();
+    band_run.cut = Some(finer);
+    *halved += 1;
+    after_rung(
+        ladder,
+        Step::Halved {
+            round: *halved,
+            parts,
+        },
+    )?;
     Ok(true)
 }
 

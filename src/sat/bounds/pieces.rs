@@ -62,6 +62,34 @@ impl Cut {
     pub fn is_finer(&self) -> bool {
         !self.above.is_empty()
     }
+
+    /// This cut with each of `parts` (of its residue) cut in two at its middle common value:
+    /// of the values of `common` (the common values `s[residue]` can take, ascending) inside
+    /// the part, the one at half their count, so that each half holds one at least (a cut
+    /// [`Half::units`] accepts). `None` when no part holds two. Why by count, not by the
+    /// middle of the span: the last part of a cut has no end but the band's, and rare values
+    /// leave gaps (a cut at 172 and 174 leaves nothing between: 172 and 173 are rare).
+    pub fn halved(&self, parts: &[Half], common: &[Value]) -> Option<Cut> {
+        let mut values: Vec<Value> = self.values().collect();
+        let before = values.len();
+        for part in parts.iter().filter(|h| h.residue == self.residue) {
+            let (from, end) = part.span();
+            let held: Vec<Value> = (common.iter().copied())
+                .filter(|&v| v >= from && end.is_none_or(|end| v < end))
+                .collect();
+            if held.len() >= 2 {
+                values.push(held[held.len() / 2]);
+            }
+        }
+        values.sort_unstable();
+        values.dedup();
+        let (&at, above) = values.split_first()?;
+        (values.len() > before).then(|| Cut {
+            residue: self.residue,
+            at,
+            above: above.to_vec(),
+        })
+    }
 }
 
 impl std::fmt::Display for Cut {

@@ -118,6 +118,66 @@ fn a_part_holds_another_when_it_holds_each_of_its_values() {
     }
 }
 
+/// A cut halved where it resists (`--halve`) keeps every value it had and gains one inside
+/// each part named that holds two common values or more, none elsewhere; the two halves of
+/// such a part hold its common values between them, the low one half their count (rounded
+/// down), each one at least; a part of one common value is left whole, and with nothing to
+/// halve there is no new cut. Common values by Officers' own rule (popcount of `v & !0x11`
+/// odd), below 232 (p = 39's band 224..232), counted one by one. Mutations: the cut at the
+/// part's first value (a low half with none), or at the middle of its span (192..256 cut at
+/// 224, halves of unequal counts below 232), each fail here.
+#[test]
+fn a_part_without_an_answer_is_halved_at_its_middle_common_value() {
+    let common: Vec<Value> = (0..232u16)
+        .filter(|v| (v & !0x11).count_ones() % 2 == 1)
+        .collect();
+    let count_in = |h: &Half| {
+        let (from, end) = h.span();
+        (common.iter())
+            .filter(|&&v| v >= from && end.is_none_or(|e| v < e))
+            .count()
+    };
+    let cut = Cut {
+        above: vec![
+            32, 48, 64, 80, 96, 108, 120, 132, 144, 160, 168, 176, 192, 256,
+        ],
+        ..Cut::new(13, 16)
+    };
+    let parts = cut.parts();
+    // Every other part resists, and every part from 168 on (among them the one from 256, with
+    // no common value below 232).
+    let resisting: Vec<Half> = (parts.iter().step_by(2).copied())
+        .chain(parts.iter().filter(|h| h.at >= 168).copied())
+        .collect();
+    let finer = cut.halved(&resisting, &common).expect("parts to halve");
+    let old: Vec<Value> = cut.parts().iter().skip(1).map(|h| h.at).collect();
+    let new: Vec<Value> = finer.parts().iter().skip(1).map(|h| h.at).collect();
+    assert!(old.iter().all(|v| new.contains(v)), "{finer}");
+    for part in &parts {
+        let inside: Vec<Half> = (finer.parts().into_iter())
+            .filter(|h| part.holds(h))
+            .collect();
+        let (n, resists) = (count_in(part), resisting.contains(part));
+        match (resists && n >= 2, inside.as_slice()) {
+            (false, [same]) => assert_eq!(same, part),
+            (true, [low, high]) => {
+                assert_eq!(
+                    (count_in(low), count_in(high)),
+                    (n / 2, n - n / 2),
+                    "{part}"
+                );
+                assert!(n / 2 >= 1);
+            }
+            (_, other) => panic!("{part} ({n} common values) became {other:?}"),
+        }
+    }
+    // Nothing left that holds two common values: no new cut.
+    let lone = Cut::new(13, 3);
+    let one_each: Vec<Half> = vec![lone.parts()[0]];
+    assert_eq!(count_in(&one_each[0]), 1);
+    assert_eq!(lone.halved(&one_each, &common), None);
+}
+
 /// A cut at several values makes parts that run from 0 to no end, named by their spans,
 /// and a cut at one value its two halves as before (so old ladders read the same). A piece
 /// is refuted by parts of one residue whose spans join from 0 to no end, from one cut or
