@@ -267,10 +267,12 @@ fn halve_resisting(
         .collect();
     resisting.sort_unstable();
     resisting.dedup();
-    let e = band_run.encoding;
-    let mut common: Vec<Value> = (0..=255u8).map(|c| e.expand(&[c])[0]).collect();
-    common.retain(|&v| v < rung.below);
-    common.sort_unstable();
+    // The common values below the band's bound, lowest first: those `s[residue]` can take.
+    let below = Band {
+        from: 0,
+        below: rung.below,
+    };
+    let common = band_values(band_run.encoding, below);
     let Some(finer) = cut.halved(&resisting, &common) else {
         return Ok(false);
     };
