@@ -147,16 +147,38 @@ impl Ladder {
             .collect();
         floors.sort_unstable();
         floors.dedup();
-        let kept: Vec<&KeptLemmas> = (floors.into_iter())
-            .flat_map(|from| self.kept_lemmas(Band { from, below }))
-            .collect();
-        let clauses: usize = kept.iter().map(|k| k.clauses).sum();
-        let units = units_kept(kept.iter().copied())
+        // The calls left are the kept files' calls on no larger part than another's; the
+        // files of the larger parts holding them are given to them, and counted apart.
+        let (mut calls, mut larger) = (Vec::new(), Vec::new());
+        for from in floors {
+            let kept = self.kept_lemmas(Band { from, below });
+            let (of_larger, own): (Vec<&KeptLemmas>, _) =
+                (kept.iter()).partition(|k| kept.iter().any(|other| k.holds_call_of(other)));
+            calls.extend(own);
+            larger.extend(of_larger);
+        }
+        let clauses = |files: &[&KeptLemmas]| -> usize { files.iter().map(|k| k.clauses).sum() };
+        let units = units_kept(calls.iter().copied())
             .map_or_else(String::new, |n| format!(" ({n} of them units)"));
-        match kept.len() {
+        let mut asked: Vec<_> = calls.iter().map(|k| (k.top, k.half)).collect();
+        asked.sort_unstable();
+        asked.dedup();
+        let with_larger = match larger.len() {
             0 => String::new(),
-            1 => format!(", 1 stopped call kept {clauses} lemmas{units} for the next run"),
-            n => format!(", {n} stopped calls kept {clauses} lemmas{units} for the next run"),
+            n => format!(
+                " (with {} of the larger parts that hold {}: {} lemmas)",
+                plural(n, "file", "files"),
+                if asked.len() == 1 { "it" } else { "them" },
+                clauses(&larger)
+            ),
+        };
+        match asked.len() {
+            0 => String::new(),
+            n => format!(
+                ", {} kept {} lemmas{units} for the next run{with_larger}",
+                plural(n, "stopped call", "stopped calls"),
+                clauses(&calls)
+            ),
         }
     }
 

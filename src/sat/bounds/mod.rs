@@ -271,6 +271,21 @@ impl KeptLemmas {
         }
     }
 
+    /// Whether this file's call was on a larger part of the piece of `other`'s call (the
+    /// whole piece, or a coarser part that holds it, [`Half::holds`]): then its file is given
+    /// to `other`'s call, and is no call left of its own. Why: once a piece is cut, its whole
+    /// file and those of its coarser parts stay kept until every part is refuted, so a count
+    /// of files would count calls that are never asked again.
+    pub fn holds_call_of(&self, other: &KeptLemmas) -> bool {
+        let same_piece = self.top.is_some() && self.top == other.top;
+        same_piece
+            && match (self.half, other.half) {
+                (None, Some(_)) => true,
+                (Some(larger), Some(part)) => larger != part && larger.holds(&part),
+                _ => false,
+            }
+    }
+
     /// Whether `other` records the same file of the same call (a later save of it).
     fn same_file(&self, other: &KeptLemmas) -> bool {
         (self.top, self.half, &self.file) == (other.top, other.half, &other.file)

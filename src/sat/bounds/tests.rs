@@ -324,6 +324,61 @@ fn the_summary_counts_the_lemmas_kept_for_the_open_band() {
     assert!(!ladder.summary_line().contains("kept"));
 }
 
+/// A piece cut in parts keeps the files of its whole piece and of its coarser parts until every
+/// part is refuted, and gives them to the parts still asked: the summary counts as stopped
+/// calls only the calls on the finest parts, and the larger parts' files apart.
+#[test]
+fn the_summary_counts_the_larger_parts_files_apart_from_the_calls_left() {
+    let e = officers(4);
+    let mut ladder = Ladder::new("officers", &e, "feasible", true);
+    let part = |at, below| Half {
+        residue: 1,
+        at,
+        high: true,
+        below,
+    };
+    let kept = |top, half, clauses, file: &str| KeptLemmas {
+        top: Some(top),
+        half,
+        clauses,
+        file: file.into(),
+        ..KeptLemmas::default()
+    };
+    // Piece 10: its whole file, the part s[1] >= 4 and, inside it, 4..6 (asked) and 8..9
+    // (asked); piece 11 asked whole, two seeds' files. The calls asked next are 10's two
+    // finest parts and 11, three calls; 10's whole file and >= 4 are only given to them.
+    let files = vec![
+        kept(10, None, 1000, "whole"),
+        kept(10, Some(part(4, None)), 200, "ge4"),
+        kept(10, Some(part(4, Some(6))), 30, "4-6"),
+        kept(10, Some(part(8, Some(9))), 5, "8-9"),
+        kept(11, None, 7, "eleven-seed0"),
+        kept(11, None, 9, "eleven-seed1"),
+    ];
+    ladder.rungs = vec![
+        plain_rung(0, 8, RungAnswer::Unsat),
+        Rung {
+            kept: files,
+            ..plain_rung(8, 16, RungAnswer::Timeout)
+        },
+    ];
+    let line = ladder.summary_line();
+    let (calls, larger) = (30 + 5 + 7 + 9, 1000 + 200);
+    let words = format!(
+        "3 stopped calls kept {calls} lemmas for the next run (with 2 files of the larger \
+         parts that hold them: {larger} lemmas)"
+    );
+    assert!(line.contains(&words), "{line}");
+    // Both finest parts refuted: >= 4 (which still holds 6..8 and >= 9, not refuted) is the
+    // finest part of 10 left, so it counts as a call, and 10's whole file as a larger part's.
+    let refuted = [part(4, Some(6)), part(8, Some(9))];
+    (ladder.rungs[1].pieces).extend(refuted.map(|h| proof_piece(10, Some(h))));
+    let line = ladder.summary_line();
+    let words = "2 stopped calls kept 216 lemmas for the next run (with 1 file of the larger \
+                 parts that hold them: 1000 lemmas)";
+    assert!(line.contains(words), "{line}");
+}
+
 /// A call's file kept try after try: its record moves to the latest try, and lists the
 /// units its file held when each try started and the seconds of each try, after those of
 /// the record before (one of an earlier build, with no counts, has no list to go on from),
