@@ -2307,6 +2307,63 @@ fn the_parts_that_resist_are_halved_and_asked_again() {
     assert_eq!(recorded, above, "{rung}");
 }
 
+/// A halving that finds no part without an answer of two common values or more asks the cut
+/// again as it is, each part given its own file, rather than end the run (p = 39's 231: every
+/// part of one value that had no answer fell within one to three more calls). p = 27's piece
+/// 256 with its parts below and above one common value refuted in the ladder (records made
+/// here), so that the one part asked holds that value alone (counted by Officers' rule), and
+/// 3000 conflicts leave it without an answer. Mutation: the run ended when nothing can be
+/// halved (as before 2026-12-07's session 83) fails here.
+#[test]
+fn a_halving_with_nothing_to_halve_asks_the_cut_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = committed_p27_ladder(dir.path());
+    let alone = 74u16;
+    let next = (alone + 1..).find(|&v| is_common(v)).unwrap();
+    assert!(is_common(alone) && next == alone + 1);
+    let mut json = ladder_json(&ladder);
+    let rung = json["rungs"].as_array_mut().unwrap().last_mut().unwrap();
+    rung["cut"] = serde_json::json!({ "residue": 13, "at": alone, "above": [next] });
+    let refuted = |at: u16, high: bool| {
+        let half = serde_json::json!({ "residue": 13, "at": at, "high": high });
+        serde_json::json!({ "top": 256, "seconds": 1.0, "lemmas": 0, "half": half })
+    };
+    rung["pieces"] = serde_json::json!([refuted(alone, false), refuted(next, true)]);
+    std::fs::write(&ladder, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let (lemmas, out) = (dir.path().join("lemmas"), dir.path().join("periods.json"));
+    let cut = format!("13:{alone},{next}");
+    let halving = ["--cut", &cut, "--in-turn", "--halve", "1"];
+    let files = ["--lemmas", path_str(&lemmas), "--out", path_str(&out)];
+    let args = [
+        &P27_BOUNDS[..],
+        &P27_PIECE_256,
+        &BOUNDED_CALL,
+        &halving,
+        &files,
+    ]
+    .concat();
+    let run = grundy(&args);
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout).to_string();
+    let part = format!("piece s[0] = 256, {alone} <= s[13] < {next}: ");
+    let asked: Vec<&str> = said
+        .lines()
+        .filter(|l| l.contains("piece s[0] = 256, "))
+        .collect();
+    let (first, again) = (asked.first(), asked.get(1));
+    assert!(
+        first.is_some_and(|l| l.contains(&format!("{part}no answer"))),
+        "the part of one value did not resist 3000 conflicts: {said}"
+    );
+    let again_words = "256..264: halving 1 of 1: no part without an answer holds two common \
+                       values, so the band is asked again in the same cut";
+    assert!(said.contains(again_words), "{said}");
+    assert_eq!(asked.len(), 2, "{said}");
+    let again = again.unwrap();
+    assert!(again.contains(&part), "{again}");
+    assert!(again.contains("lemmas of earlier calls given"), "{again}");
+}
+
 /// The span of a part named as the tool prints it: `s[13] < 64`, `s[13] >= 64` or
 /// `64 <= s[13] < 96`, as (from, end).
 fn part_span(part: &str) -> (u16, Option<u16>) {

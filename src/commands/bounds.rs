@@ -736,6 +736,14 @@ fn climb_showing_rungs(
             );
             return Ok(());
         }
+        if let Step::Halved { round, parts: 0 } = step {
+            println!(
+                "  {}..{}: halving {round} of {}: no part without an answer holds two common \
+                 values, so the band is asked again in the same cut, each part from its own files",
+                r.from, r.below, settings.halve
+            );
+            return Ok(());
+        }
         if let Step::Halved { round, parts } = step {
             println!(
                 "  {}..{}: halving {round} of {}: {} without an answer cut in two (each at its \

@@ -90,8 +90,9 @@ pub struct Climb<'a> {
     /// With `pieces`, `cut` and `in_turn`: once the tries of the band's cut end with parts of
     /// it left without an answer, each such part (of two common values or more) is cut in two
     /// at its middle common value ([`Cut::halved`]) and the band asked again in the finer cut
-    /// (its tries anew), up to this many times; the next band starts from `cut` again. Each
-    /// half starts from the lemma files of the parts that hold it. Why: Officers p = 39's
+    /// (its tries anew), up to this many times (a halving that finds no part of two values
+    /// asks the cut again as it is); the next band starts from `cut` again. Each half starts
+    /// from the lemma files of the parts that hold it. Why: Officers p = 39's
     /// piece 230 of 224..232 fell so, its cut halved by hand where it resisted, five times (34
     /// parts, none over 384 s, where their parents had no answer in 480 to 900 s; 2026-12-07),
     /// each time by someone reading which parts stopped and checking that each half held a
@@ -139,8 +140,9 @@ pub enum Step {
     /// [`Climb::tries`], from 2), given the lemmas they kept: nothing to save.
     TryAgain(usize),
     /// The parts of the last rung's cut left without an answer by its tries are cut in two
-    /// ([`Climb::halve`]; this halving, from 1, and how many parts were cut), the band asked
-    /// again in the finer cut: nothing to save.
+    /// ([`Climb::halve`]; this halving, from 1, and how many parts were cut: none when no
+    /// such part holds two common values), the band asked again in the finer cut (or the same
+    /// one): nothing to save.
     Halved { round: usize, parts: usize },
 }
 
@@ -245,10 +247,13 @@ fn try_again(
 }
 
 /// Whether the parts that the tries of `band_run`'s cut left without an answer are cut in two
-/// and asked again ([`Climb::halve`]): halvings are left, no stop was requested, the try asked
-/// every part in turn (else those it never asked would be cut too), and one of them holds two
-/// common values. Cuts them ([`Cut::halved`]: the values `s[residue]` can take,
-/// below the band's bound) and tells `after_rung`.
+/// and asked again ([`Climb::halve`]): halvings are left, no stop was requested, and the try
+/// asked every part in turn (else those it never asked would be cut too). Cuts those of two
+/// common values or more ([`Cut::halved`]: the values `s[residue]` can take, below the band's
+/// bound) and tells `after_rung`; when none holds two, the halving asks the cut again as it
+/// is, each part from its own files. Why not stop there: a part of one value cannot be cut on
+/// the residue, but given what it learned it falls (Officers p = 39's 231 of 224..232: each of
+/// the 10 such parts that had no answer fell within one to three more calls, 2026-12-07).
 fn halve_resisting(
     band_run: &mut Climb,
     halved: &mut usize,
@@ -273,9 +278,12 @@ fn halve_resisting(
         below: rung.below,
     };
     let common = band_values(band_run.encoding, below);
-    let Some(finer) = cut.halved(&resisting, &common) else {
+    if resisting.is_empty() {
         return Ok(false);
-    };
+    }
+    let finer = cut
+        .halved(&resisting, &common)
+        .unwrap_or_else(|| cut.clone());
     let parts = finer.parts().len() - cut.parts().len();
     band_run.cut = Some(finer);
     *halved += 1;
