@@ -403,21 +403,19 @@ pub struct PiecesRefuted {
 }
 
 impl std::fmt::Display for PiecesRefuted {
-    /// "K pieces of it refuted", and " and H halves of others" when there are such (" and H
-    /// parts of another", or " of K others", for parts).
+    /// "K pieces of it refuted", and " and H halves of another" (or " of K others") when
+    /// there are such; "parts" for halves when some are parts of a finer cut. Why count the
+    /// pieces: two halves of one piece are not two halves of two pieces.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{} of it refuted", plural(self.whole, "piece", "pieces"))?;
-        match (self.halves, self.finer) {
+        let (one, many) = match self.finer {
+            false => ("half", "halves"),
+            true => ("part", "parts"),
+        };
+        match (self.halves, self.of) {
             (0, _) => Ok(()),
-            (h, false) => write!(
-                f,
-                " and {}",
-                plural(h, "half of another", "halves of others")
-            ),
-            (h, true) => match self.of {
-                1 => write!(f, " and {} of another", plural(h, "part", "parts")),
-                k => write!(f, " and {h} parts of {k} others"),
-            },
+            (h, 1) => write!(f, " and {} of another", plural(h, one, many)),
+            (h, k) => write!(f, " and {h} {many} of {k} others"),
         }
     }
 }

@@ -220,6 +220,23 @@ fn parts_of_cuts_refute_a_piece_only_when_their_spans_join() {
         refuted.to_string(),
         "0 pieces of it refuted and 3 parts of 2 others"
     );
+    // Halves (of a cut at one value): one each of two pieces are of two others, two of one
+    // piece (not covering it) of another.
+    let (low, high) = (halves(Cut::new(1, 48))[0], halves(Cut::new(1, 48))[1]);
+    let mut in_halves = rung_of(&[low]);
+    in_halves.pieces.push(proof_piece(10, Some(high)));
+    assert_eq!(
+        in_halves.pieces_refuted().to_string(),
+        "0 pieces of it refuted and 2 halves of 2 others"
+    );
+    in_halves.pieces.retain(|p| p.top != 8);
+    in_halves
+        .pieces
+        .push(proof_piece(10, Some(Half { at: 40, ..low })));
+    assert_eq!(
+        in_halves.pieces_refuted().to_string(),
+        "0 pieces of it refuted and 2 halves of another"
+    );
 }
 
 /// A part needs no call once parts refuted hold each of its values, from one cut or
