@@ -574,9 +574,11 @@ struct BoundsArgs {
     /// the top bit of a byte, nearly all the work fell on one side). R:V,W,... cuts at each
     /// value, into parts (13:64,128: below 64, from 64 below 128, and from 128). With
     /// --prove-chain: each piece not proved yet is proved as its halves (or parts), shorter
-    /// calls with smaller proofs.
-    #[arg(long, value_name = "R:V[,W...]", value_parser = parse_cut, requires = "pieces")]
-    cut: Option<grundy::sat::bounds::Cut>,
+    /// calls with smaller proofs. `last`: the cut the ladder's last try left without an answer
+    /// asked (as --halve left it), so that a run stopped goes on without the cut copied by hand
+    /// from the ladder (p = 39's 231 ended at a cut of 68 values).
+    #[arg(long, value_name = "R:V[,W...]|last", value_parser = parse_cut, requires = "pieces")]
+    cut: Option<CutArg>,
     /// With --pieces: ask only these values of the open band's largest value (V,V,...), then
     /// stop. Why: the climb asks a band's pieces lowest first and stops at the first without
     /// an answer, so a piece that resists for days keeps the others from ever being asked;
@@ -943,10 +945,27 @@ fn parse_band(s: &str) -> Result<grundy::sat::bounds::Band, String> {
     s.parse()
 }
 
+/// `--cut`: a cut given, or `last`, the cut of the ladder's last try (read once the ladder is).
+#[derive(Clone, Debug)]
+enum CutArg {
+    Given(grundy::sat::bounds::Cut),
+    Last,
+}
+
 /// Parses a cut `R:V` (residue `R`, value `V`), or `R:V,W,...` (cut at each of the values,
-/// ascending).
-fn parse_cut(s: &str) -> Result<grundy::sat::bounds::Cut, String> {
-    let bad = || format!("bad cut {s:?}: expected RESIDUE:VALUE[,VALUE...], as 13:64 or 13:64,128");
+/// ascending), or `last`.
+fn parse_cut(s: &str) -> Result<CutArg, String> {
+    if s == "last" {
+        return Ok(CutArg::Last);
+    }
+    parse_cut_values(s).map(CutArg::Given)
+}
+
+/// Parses a cut `R:V` or `R:V,W,...`.
+fn parse_cut_values(s: &str) -> Result<grundy::sat::bounds::Cut, String> {
+    let bad = || {
+        format!("bad cut {s:?}: expected RESIDUE:VALUE[,VALUE...] or last, as 13:64 or 13:64,128")
+    };
     let (r, v) = s.split_once(':').ok_or_else(bad)?;
     let values: Vec<u16> = (v.split(',').map(str::parse))
         .collect::<Result<_, _>>()

@@ -2364,6 +2364,65 @@ fn a_halving_with_nothing_to_halve_asks_the_cut_again() {
     assert!(again.contains("lemmas of earlier calls given"), "{again}");
 }
 
+/// `--cut last` goes on with the cut the ladder's last try asked: here one written into the
+/// committed p = 27 ladder's open try by the test (s[13] at 100 and 160), so the calls are
+/// its three parts and the line names it. Without a try left open, or with --prove-chain, it
+/// is refused in one line and the ladder is untouched. Mutation: the ladder's cut read but
+/// not used (the pieces asked whole) fails here.
+#[test]
+fn cut_last_goes_on_with_the_cut_of_the_ladder_s_last_try() {
+    let dir = tempfile::tempdir().unwrap();
+    let ladder = committed_p27_ladder(dir.path());
+    let mut json = ladder_json(&ladder);
+    let rung = json["rungs"].as_array_mut().unwrap().last_mut().unwrap();
+    rung["cut"] = serde_json::json!({ "residue": 13, "at": 100, "above": [160] });
+    std::fs::write(&ladder, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    let out = dir.path().join("periods.json");
+    let last = ["--cut", "last", "--in-turn", "--out", path_str(&out)];
+    let args = [&P27_BOUNDS[..], &P27_PIECE_256, &BOUNDED_CALL, &last].concat();
+    let run = grundy(&args);
+    assert!(run.status.success(), "{run:?}");
+    let said = String::from_utf8_lossy(&run.stdout).to_string();
+    assert!(
+        said.contains("--cut last: the cut of 256..264's last try, s[13] at 100 and 160"),
+        "{said}"
+    );
+    let mut asked: Vec<(u16, Option<u16>)> = (said.lines())
+        .filter_map(|l| l.split_once("piece s[0] = 256, ")?.1.split_once(": "))
+        .map(|(part, _)| part_span(part))
+        .collect();
+    asked.sort_unstable();
+    assert_eq!(
+        asked,
+        [(0, Some(100)), (100, Some(160)), (160, None)],
+        "{said}"
+    );
+    // Refused: the last try answered (a copy of p = 4's ladder, climbed to its end), or with
+    // --prove-chain; nothing written.
+    let answered = tempfile::tempdir().unwrap();
+    let p4 = answered.path().join("bounds-p4-feasible.json");
+    let out4 = answered.path().join("periods.json");
+    let climb = [
+        "sat", "bounds", "officers", "--p", "4", "--from", "8", "--to", "8",
+    ];
+    assert!(
+        grundy(&[&climb[..], &["--out", path_str(&out4)]].concat())
+            .status
+            .success()
+    );
+    let before = std::fs::read(&p4).unwrap();
+    let with_last = ["--pieces", "--cut", "last", "--out", path_str(&out4)];
+    let line = fails_with_one_line(&[&climb[..], &with_last].concat());
+    assert!(
+        line.contains("has its answer, so there is no cut to go on with"),
+        "{line}"
+    );
+    let chain = ["--prove-chain", "--proof-dir", path_str(answered.path())];
+    let line = fails_with_one_line(&[&climb[..], &with_last, &chain].concat());
+    assert!(line.contains("not with --prove-chain"), "{line}");
+    assert_eq!(std::fs::read(&p4).unwrap(), before);
+}
+
 /// The span of a part named as the tool prints it: `s[13] < 64`, `s[13] >= 64` or
 /// `64 <= s[13] < 96`, as (from, end).
 fn part_span(part: &str) -> (u16, Option<u16>) {

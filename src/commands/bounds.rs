@@ -13,7 +13,7 @@ use grundy::sat::solve::Preset;
 use grundy::values::Value;
 
 use super::question::Question;
-use crate::{BoundsArgs, positive_seconds};
+use crate::{BoundsArgs, CutArg, positive_seconds};
 
 /// `grundy sat bounds`: climbs the rungs not refuted yet, saving the ladder after each.
 pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
@@ -53,12 +53,18 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     let q = Question::set_up(&ask, out, values)?;
     let bounds: Vec<u16> = (from..=to).step_by(usize::from(step)).collect();
     rung_units(&q.encoding, from).map_err(|reason| anyhow::anyhow!("--from: {reason}"))?;
+    let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
+    let cut = match cut {
+        // Read with no lock, as `--plan` reads: the ladder is saved atomically.
+        Some(CutArg::Last) => Some(last_cut(&q.open_ladder(&path)?, &path)?),
+        Some(CutArg::Given(cut)) => Some(cut),
+        None => None,
+    };
     // Before any file or folder is made. (The bands' encoding puts a largest value first, with
     // the same bytes as the question's.)
     for part in cut.iter().flat_map(grundy::sat::bounds::Cut::parts) {
         part.units(&q.encoding).map_err(anyhow::Error::msg)?;
     }
-    let path = ladder.unwrap_or_else(|| Ladder::path_beside(&q.out, q.p, q.name()));
     let chain_settings = ChainSettings {
         timeout,
         proof_format,
@@ -133,6 +139,30 @@ pub(crate) fn run_sat_bounds(args: BoundsArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `--cut last`: the cut that the ladder's last try asked, when that try is a band left
+/// without an answer (what a stopped `--halve` run goes on from), said in a line.
+fn last_cut(ladder: &Ladder, path: &std::path::Path) -> Result<grundy::sat::bounds::Cut> {
+    let Some(rung) = ladder.rungs.last() else {
+        bail!("--cut last: {} has no try to go on from", path.display());
+    };
+    let band = format!("{}..{}", rung.from, rung.below);
+    if rung.answer != RungAnswer::Timeout {
+        bail!(
+            "--cut last: the last try of {} ({band}) has its answer, so there is no cut to go \
+             on with: give one (R:V,...)",
+            path.display()
+        );
+    }
+    let Some(cut) = rung.cut.clone() else {
+        bail!(
+            "--cut last: the last try of {} ({band}) asked no cut: give one (R:V,...)",
+            path.display()
+        );
+    };
+    println!("  --cut last: the cut of {band}'s last try, {cut}");
+    Ok(cut)
+}
+
 /// Refuses flags that do not go together, and rungs out of order, before any file is touched.
 fn refuse_bad_combinations(args: &BoundsArgs) -> Result<()> {
     let BoundsArgs {
@@ -149,9 +179,13 @@ fn refuse_bad_combinations(args: &BoundsArgs) -> Result<()> {
         tries,
         merge,
         halve,
+        cut,
         ..
     } = args;
     let (pieces, prove_chain, threads, tries) = (*pieces, *prove_chain, *threads, *tries);
+    if matches!(cut, Some(CutArg::Last)) && (prove_chain || merge.is_some()) {
+        bail!("--cut last goes on with a climb's last cut: not with --prove-chain or --merge");
+    }
     if *halve == Some(0) {
         bail!("--halve 0 halves nothing: give the most halvings of a band, 1 or more");
     }
