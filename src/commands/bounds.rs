@@ -749,8 +749,16 @@ fn climb_showing_rungs(
     // The pieces of the band being climbed, on a terminal (pieces run for hours, each line
     // printed only when one ends).
     let mut display: Option<grundy::progress::Progress> = None;
-    // The calls of the display's try refuted so far (its count: those the try asks).
-    let mut refuted_now = 0;
+    // The calls of the display's try refuted so far, and ended so far (refuted or stopped).
+    // The display counts those ended when the try asks in turn (every call of it ends within
+    // --timeout, so its rate and ETA are the try's), those refuted when not (the first call
+    // stopped ends the try), and says the refuted beside an in-turn count.
+    let (mut refuted_now, mut ended_now) = (0, 0);
+    let in_turn = settings.in_turn;
+    let refuted_lead = |refuted: u64| match in_turn {
+        true => format!("{refuted} refuted"),
+        false => String::new(),
+    };
     // The pieces being asked, named in the display's note (their starts are told from the
     // worker threads, their ends by the climb's steps).
     let asking = AskingCalls::default();
@@ -799,8 +807,9 @@ fn climb_showing_rungs(
                     pieces_start_words(l, encoding, &settings, lemma_dir)
                 );
                 let shown = pieces_progress(encoding, r, q.p, &settings);
-                refuted_now = 0;
+                (refuted_now, ended_now) = (0, 0);
                 asking.show_in(&shown);
+                asking.show_after(&refuted_lead(0));
                 display = Some(shown);
             }
             return Ok(());
@@ -820,13 +829,13 @@ fn climb_showing_rungs(
             asking.ended(&piece_name(top, half));
         }
         match (&mut display, step) {
-            (Some(d), Step::Piece) => {
-                refuted_now += 1;
-                d.set(refuted_now);
-                asking.show();
+            (Some(d), Step::Piece | Step::PieceStopped(_)) => {
+                refuted_now += u64::from(step == Step::Piece);
+                ended_now += 1;
+                d.set(if in_turn { ended_now } else { refuted_now });
+                asking.show_after(&refuted_lead(refuted_now));
                 d.println(&line);
             }
-            (Some(d), Step::PieceStopped(_)) => d.println(&line),
             _ => {
                 if let Some(d) = display.take() {
                     d.finish();
