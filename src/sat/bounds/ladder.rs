@@ -160,19 +160,18 @@ impl Ladder {
         let clauses = |files: &[&KeptLemmas]| -> usize { files.iter().map(|k| k.clauses).sum() };
         let units = units_kept(calls.iter().copied())
             .map_or_else(String::new, |n| format!(" ({n} of them units)"));
-        let mut asked: Vec<_> = calls.iter().map(|k| (k.top, k.half)).collect();
-        asked.sort_unstable();
-        asked.dedup();
+        // A file is a call that stopped (two seeds' files of one piece, joined by a merge,
+        // are two calls).
         let with_larger = match larger.len() {
             0 => String::new(),
             n => format!(
                 " (with {} of the larger parts that hold {}: {} lemmas)",
                 plural(n, "file", "files"),
-                if asked.len() == 1 { "it" } else { "them" },
+                if calls.len() == 1 { "it" } else { "them" },
                 clauses(&larger)
             ),
         };
-        match asked.len() {
+        match calls.len() {
             0 => String::new(),
             n => format!(
                 ", {} kept {} lemmas{units} for the next run{with_larger}",

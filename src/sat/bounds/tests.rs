@@ -362,8 +362,9 @@ fn the_summary_counts_the_larger_parts_files_apart_from_the_calls_left() {
         ..KeptLemmas::default()
     };
     // Piece 10: its whole file, the part s[1] >= 4 and, inside it, 4..6 (asked) and 8..9
-    // (asked); piece 11 asked whole, two seeds' files. The calls asked next are 10's two
-    // finest parts and 11, three calls; 10's whole file and >= 4 are only given to them.
+    // (asked); piece 11 asked whole, two seeds' files (two calls, joined by a merge). The
+    // stopped calls are those of 10's two finest parts and 11's two; 10's whole file and
+    // >= 4 are only given to them.
     let files = vec![
         kept(10, None, 1000, "whole"),
         kept(10, Some(part(4, None)), 200, "ge4"),
@@ -382,7 +383,7 @@ fn the_summary_counts_the_larger_parts_files_apart_from_the_calls_left() {
     let line = ladder.summary_line();
     let (calls, larger) = (30 + 5 + 7 + 9, 1000 + 200);
     let words = format!(
-        "3 stopped calls kept {calls} lemmas for the next run (with 2 files of the larger \
+        "4 stopped calls kept {calls} lemmas for the next run (with 2 files of the larger \
          parts that hold them: {larger} lemmas)"
     );
     assert!(line.contains(&words), "{line}");
@@ -391,7 +392,7 @@ fn the_summary_counts_the_larger_parts_files_apart_from_the_calls_left() {
     let refuted = [part(4, Some(6)), part(8, Some(9))];
     (ladder.rungs[1].pieces).extend(refuted.map(|h| proof_piece(10, Some(h))));
     let line = ladder.summary_line();
-    let words = "2 stopped calls kept 216 lemmas for the next run (with 1 file of the larger \
+    let words = "3 stopped calls kept 216 lemmas for the next run (with 1 file of the larger \
                  parts that hold them: 1000 lemmas)";
     assert!(line.contains(words), "{line}");
 }
