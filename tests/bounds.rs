@@ -327,6 +327,10 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--pieces", "--cut", "2:64", "--halve", "2"],
         vec!["--pieces", "--in-turn", "--halve", "2"],
         vec!["--pieces", "--cut", "2:64", "--in-turn", "--halve", "two"],
+        // --plan lists a chain's calls: an option that conflicts with --prove-chain (clap
+        // then skips --plan's own requirement) does not make it a climb's plan.
+        vec!["--pieces", "--in-turn", "--plan"],
+        vec!["--pieces", "--only-pieces", "8", "--plan"],
     ] {
         let mut line = vec!["sat", "bounds", "officers", "--p", "6", "--out", out];
         line.extend(bad);

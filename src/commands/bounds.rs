@@ -180,9 +180,15 @@ fn refuse_bad_combinations(args: &BoundsArgs) -> Result<()> {
         merge,
         halve,
         cut,
+        plan,
         ..
     } = args;
     let (pieces, prove_chain, threads, tries) = (*pieces, *prove_chain, *threads, *tries);
+    // Clap's `requires` of --plan goes unchecked beside an option that conflicts with
+    // --prove-chain (--in-turn, --only-pieces), where it printed a chain's plan for a climb.
+    if *plan && !prove_chain {
+        bail!("--plan lists the calls of --prove-chain: give --prove-chain too");
+    }
     if matches!(cut, Some(CutArg::Last)) && (prove_chain || merge.is_some()) {
         bail!("--cut last goes on with a climb's last cut: not with --prove-chain or --merge");
     }
