@@ -272,15 +272,15 @@ fn halve_resisting(
         .collect();
     resisting.sort_unstable();
     resisting.dedup();
+    if resisting.is_empty() {
+        return Ok(false);
+    }
     // The common values below the band's bound, lowest first: those `s[residue]` can take.
     let below = Band {
         from: 0,
         below: rung.below,
     };
     let common = band_values(band_run.encoding, below);
-    if resisting.is_empty() {
-        return Ok(false);
-    }
     let finer = cut
         .halved(&resisting, &common)
         .unwrap_or_else(|| cut.clone());
