@@ -517,17 +517,13 @@ struct BoundsArgs {
     /// Seconds a rung may take; the ladder stops at the first rung without an answer.
     #[arg(long, default_value_t = 300.0)]
     timeout: f64,
-    /// CaDiCaL's seed (0: its default; rungs with --proof-dir keep the default).
+    /// CaDiCaL's seed (0: its default; rungs with --proof-dir keep the default, but for
+    /// --lemmas, whose proofs carry them).
     #[arg(long, default_value_t = 0)]
     seed: u32,
     /// CaDiCaL's configuration. `unsat` refuted three of Officers' bands 3-21% faster than
-    /// `default` (a proof run keeps the default).
-    #[arg(
-        long,
-        value_enum,
-        default_value = "default",
-        conflicts_with = "proof_dir"
-    )]
+    /// `default` (a proof run keeps the default; with --proof-dir, only with --lemmas).
+    #[arg(long, value_enum, default_value = "default")]
     preset: grundy::sat::solve::Preset,
     /// Certify every UNSAT rung here: its CNF and a DRAT proof, checked at once when
     /// GRUNDY_DRAT_CHECKER names a checker.
@@ -624,13 +620,17 @@ struct BoundsArgs {
     /// Keep the short clauses CaDiCaL learns in each call (a rung, or a piece) in this folder,
     /// saved every --lemmas-every and when the call ends, and start the call asked again (a
     /// piece stopped, asked by the next run) with them [DIR default: `lemmas/` beside the
-    /// ladder, so they live as long as it does]. Not with --proof-dir (a proof starts from the
-    /// CNF alone) or --incremental. With --merge: the folder the copy's lemma files go to.
+    /// ladder, so they live as long as it does]. Not with --incremental. With --proof-dir and
+    /// --proof-format lrat, *certified* lemmas: every call writes an LRAT proof, checked when
+    /// it ends, a stopped call's as a derivation of what it learned (its file then saved
+    /// `certified`), a refuted one's as a refutation of its CNF and the clauses it was given,
+    /// which is a proof of the piece when every file given was certified. With --merge: the
+    /// folder the copy's lemma files go to.
     #[arg(
         long,
         value_name = "DIR",
         num_args = 0..=1,
-        conflicts_with_all = ["proof_dir", "incremental"]
+        conflicts_with_all = ["incremental"]
     )]
     lemmas: Option<Option<PathBuf>>,
     /// With --lemmas: save the file this often while a call runs, so a run killed outright
@@ -656,7 +656,7 @@ struct BoundsArgs {
         long,
         value_name = "N",
         value_parser = clap::value_parser!(u32).range(1..),
-        conflicts_with_all = ["proof_dir", "prove_chain", "incremental", "merge"]
+        conflicts_with_all = ["prove_chain", "incremental", "merge"]
     )]
     conflicts: Option<u32>,
     /// Climb nothing: fold this copy of the ladder, from another machine, into the ladder

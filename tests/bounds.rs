@@ -311,6 +311,24 @@ fn a_second_run_goes_on_above_the_refuted_rung_and_bad_input_is_one_line() {
         vec!["--threads", "2", "--proof-dir", "proofs"],
         vec!["--pieces", "--incremental"],
         vec!["--lemmas", "lemmas", "--proof-dir", "proofs"],
+        vec!["--preset", "unsat", "--proof-dir", "proofs"],
+        vec!["--conflicts", "100", "--proof-dir", "proofs"],
+        vec![
+            "--lemmas",
+            "lemmas",
+            "--prove-chain",
+            "--proof-dir",
+            "p",
+            "--proof-format",
+            "lrat",
+        ],
+        vec![
+            "--preset",
+            "unsat",
+            "--prove-chain",
+            "--proof-dir",
+            "proofs",
+        ],
         vec!["--lemmas", "lemmas", "--incremental"],
         vec!["--lemmas", "lemmas", "--threads", "2"],
         vec!["--lemmas", "lemmas", "--lemmas-every", "0"],
@@ -2664,6 +2682,110 @@ fn pieces_asked_in_turn_each_get_a_call_in_one_try() {
             "{row}"
         );
     }
+}
+
+/// Certified lemmas (`--lemmas --proof-dir --proof-format lrat`): p = 27's piece `s[0]` = 128
+/// of the band below 136 (a fresh ladder), stopped after 1000 conflicts, keeps a file (and
+/// core) whose header says `certified`; asked again for 3000 it is refuted given that file,
+/// and the piece has a checked proof in the ladder, its note counting the clauses given; kept
+/// (`--keep-proofs`), the CNF beside the proof holds the piece's clauses (as the file's
+/// fingerprint counts them) and the given ones, and `grundy sat check-lrat` accepts the proof
+/// again. The same second call on a copy whose file lost its mark (as an uncertified file
+/// would be) refutes the piece with no proof. Mutations: the mark not written, or not read
+/// (every file given taken as certified); the given clauses left out of the proof's CNF.
+#[test]
+fn certified_lemmas_carry_a_piece_s_proof_across_its_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let (ladder, proofs) = (dir.path().join("l.json"), dir.path().join("proofs"));
+    let call = |dir: &Path, conflicts: &str| {
+        let (ladder, out) = (dir.join("l.json"), dir.join("periods.json"));
+        let (ladder, out, proofs) = (path_str(&ladder), path_str(&out), dir.join("proofs"));
+        let run = grundy(
+            &[
+                &P27_BOUNDS[..],
+                &[
+                    "--from",
+                    "136",
+                    "--to",
+                    "136",
+                    "--pieces",
+                    "--only-pieces",
+                    "128",
+                ],
+                &[
+                    "--lemmas",
+                    "--proof-dir",
+                    path_str(&proofs),
+                    "--proof-format",
+                    "lrat",
+                ],
+                &[
+                    "--keep-proofs",
+                    "--conflicts",
+                    conflicts,
+                    "--timeout",
+                    "300",
+                ],
+                &["--ladder", ladder, "--out", out],
+            ]
+            .concat(),
+        );
+        assert!(run.status.success(), "{run:?}");
+        last_rung(Path::new(ladder))
+    };
+    let rung = call(dir.path(), "1000");
+    assert_eq!(rung["kept"][0]["certified"], true, "{rung}");
+    let name = rung["kept"][0]["file"].as_str().unwrap().to_string();
+    let file = dir.path().join("lemmas").join(&name);
+    let header = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines().next().unwrap().to_string()
+    };
+    assert!(header(&file).ends_with(" certified"), "{}", header(&file));
+    let core = file.with_file_name(name.replace(".lemmas", "-core.lemmas"));
+    assert!(header(&core).ends_with(" certified"), "{}", header(&core));
+    // A copy whose file is not certified.
+    let copy = tempfile::tempdir().unwrap();
+    std::fs::copy(&ladder, copy.path().join("l.json")).unwrap();
+    std::fs::create_dir(copy.path().join("lemmas")).unwrap();
+    for path in [&file, &core] {
+        let text = std::fs::read_to_string(path).unwrap();
+        let unmarked = text.replacen(" certified\n", "\n", 1);
+        let name = path.file_name().unwrap();
+        std::fs::write(copy.path().join("lemmas").join(name), unmarked).unwrap();
+    }
+
+    let piece = |rung: &Json| rung["pieces"][0].clone();
+    let proved = piece(&call(dir.path(), "3000"));
+    assert_eq!(proved["top"], 128, "{proved}");
+    let given = proved["lemmas"].as_u64().unwrap();
+    assert!(given > 0, "{proved}");
+    let note = &proved["proof"];
+    let words = format!("lrat given {given} clauses of certified lemma files, kept");
+    assert_eq!(note["format"].as_str(), Some(words.as_str()), "{proved}");
+    assert!(
+        note["checked_by"]
+            .as_str()
+            .unwrap()
+            .contains("LRAT checker")
+    );
+    let cnf = proofs.join(note["cnf"].as_str().unwrap());
+    let lrat = proofs.join(note["proof"].as_str().unwrap());
+    // The piece's clauses, as the lemma file's fingerprint (`<crc>v<vars>c<clauses>`) has them.
+    let (_, counts) = name.split_once('v').unwrap();
+    let (vars, rest) = counts.split_once('c').unwrap();
+    let clauses: u64 = rest.split('-').next().unwrap().parse().unwrap();
+    let text = std::fs::read_to_string(&cnf).unwrap();
+    let declared = format!("p cnf {vars} {}", clauses + given);
+    assert!(text.lines().any(|l| l == declared), "{declared}");
+    let again = grundy(&["sat", "check-lrat", path_str(&cnf), path_str(&lrat)]);
+    assert!(again.status.success(), "{again:?}");
+    assert!(!file.exists(), "a refuted piece's file is removed");
+
+    let unproved = piece(&call(copy.path(), "3000"));
+    assert_eq!(unproved["top"], 128, "{unproved}");
+    assert!(unproved["lemmas"].as_u64().unwrap() > 0, "{unproved}");
+    assert!(unproved["proof"].is_null(), "{unproved}");
 }
 
 /// `--merge` brings the lemma files of the tries it takes: a copy of p = 27's committed ladder

@@ -1903,7 +1903,7 @@ fn lemma_files_round_trip_for_their_encoding_and_refuse_damage() {
     let dir = tempfile::tempdir().unwrap();
     let store = LemmaStore::new(dir.path(), "officers-p17-feasible", &e.cnf);
     let kept: usize = store
-        .save(0, Vec::new(), learned.clone())
+        .save(0, (Vec::new(), learned.clone()), false)
         .unwrap()
         .iter()
         .sum();
@@ -1916,7 +1916,7 @@ fn lemma_files_round_trip_for_their_encoding_and_refuse_damage() {
         })
         .collect();
     assert_eq!(kept, distinct.len());
-    let (all, own) = store.load(0).unwrap();
+    let (all, own, _) = store.load(0).unwrap();
     assert_eq!(
         all.iter()
             .cloned()
@@ -1926,13 +1926,15 @@ fn lemma_files_round_trip_for_their_encoding_and_refuse_damage() {
     assert_eq!(own.len(), kept);
     // Another seed's file is read too, but only the seed's own file is its to keep.
     let unit = vec![e.x(0, 0).max(1) * if published[e.x(0, 0) as usize] { 1 } else { -1 }];
-    store.save(1, Vec::new(), vec![unit.clone()]).unwrap();
-    let (all, own) = store.load(0).unwrap();
+    store
+        .save(1, (Vec::new(), vec![unit.clone()]), false)
+        .unwrap();
+    let (all, own, _) = store.load(0).unwrap();
     assert_eq!((all.len(), own.len()), (kept + 1, kept));
     assert_eq!(all[0], unit, "shortest first");
     // Another encoding does not see these files.
     let other = PeriodEncoding::new(&Game::officers(), SparseSpace::OFFICERS, &rares, 16).unwrap();
-    let (none, _) = LemmaStore::new(dir.path(), "officers-p17-feasible", &other.cnf)
+    let (none, _, _) = LemmaStore::new(dir.path(), "officers-p17-feasible", &other.cnf)
         .load(0)
         .unwrap();
     assert!(none.is_empty());
@@ -2035,7 +2037,7 @@ fn a_lemma_file_s_units_are_told_in_true_values() {
         vec![-e.x(1, 2), -e.x(2, 3)],
         vec![e.x(1, 2), e.x(2, 3), e.x(4, 5)],
     ];
-    store.save(0, Vec::new(), clauses).unwrap();
+    store.save(0, (Vec::new(), clauses), false).unwrap();
     let file = store.path(0);
     let run = crate::cli::grundy(&["sat", "lemmas", "officers", "--p", "17", path_str(&file)]);
     assert!(run.status.success(), "{run:?}");

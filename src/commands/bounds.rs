@@ -212,8 +212,38 @@ fn refuse_bad_combinations(args: &BoundsArgs) -> Result<()> {
     if tries == 0 {
         bail!("--tries must be at least 1");
     }
+    refuse_proofs_with_lemmas_wrongly(args)?;
     if tries > 1 && (prove_chain || merge.is_some()) {
         bail!("--tries asks a climb's calls again: not with --prove-chain or --merge");
+    }
+    Ok(())
+}
+
+/// A climb's proofs start from the CNF alone with CaDiCaL's default configuration, unless
+/// they carry certified lemmas (`--lemmas` and LRAT): then the campaign's preset, seed and
+/// conflicts hold. `--prove-chain` proves from the CNF alone.
+fn refuse_proofs_with_lemmas_wrongly(args: &BoundsArgs) -> Result<()> {
+    use grundy::sat::solve::{Preset, ProofFormat};
+    let proving = args.proof_dir.is_some() || args.prove_chain;
+    let carried = args.lemmas.is_some() && args.proof_dir.is_some();
+    if args.lemmas.is_some() && args.prove_chain {
+        bail!("--prove-chain proves from the CNF alone: not with --lemmas");
+    }
+    if carried && args.proof_format != ProofFormat::Lrat {
+        bail!(
+            "--lemmas with --proof-dir needs --proof-format lrat: only LRAT proofs are checked \
+             as derivations of the lemmas kept"
+        );
+    }
+    if proving && !carried && args.preset != Preset::Default {
+        bail!(
+            "--preset with --proof-dir needs --lemmas: a proof from the CNF alone keeps CaDiCaL's default"
+        );
+    }
+    if proving && !carried && args.conflicts.is_some() {
+        bail!(
+            "--conflicts with --proof-dir needs --lemmas: a proof from the CNF alone is not limited"
+        );
     }
     Ok(())
 }
@@ -1221,7 +1251,11 @@ fn stopped_piece_words(r: &grundy::sat::bounds::Rung, stopped: StoppedPiece) -> 
         .map_or(String::new(), |k| {
             let units = grundy::sat::bounds::units_kept(std::iter::once(k))
                 .map_or(String::new(), |n| format!(" ({n} of them units)"));
-            format!(", {} lemmas kept for the next try{units}", k.clauses)
+            let certified = if k.certified { ", certified" } else { "" };
+            format!(
+                ", {} lemmas kept for the next try{units}{certified}",
+                k.clauses
+            )
         });
     format!(
         "{}, piece s[0] = {}{half}: no answer ({:.1} s{}{kept})",

@@ -21,8 +21,18 @@ Invariants:
   clauses; assumptions are decisions, not clauses), so a store holds clauses implied by one exact
   CNF, named by its [`fingerprint`] in the file name. Adding them changes no answer: SAT stays SAT
   with the same models, UNSAT stays UNSAT. An UNSAT answer that used them rests on CaDiCaL having
-  learned them soundly, which no proof checks: a run that writes a proof (`--proof-dir`) starts
-  from the encoding alone, and a result's `how` says when lemmas were carried.
+  learned them soundly, which no proof checks, unless they are *certified* (below); a run that
+  writes a proof from the encoding alone (`--prove-chain`, `sat --proof-dir`) is given none,
+  and a result's `how` says when lemmas were carried.
+- A file is *certified* (its header ends with `certified`) when every clause in it follows from
+  its CNF as checked proofs showed: the run that saved it was given clauses of certified files
+  only (none counts), wrote an LRAT proof, and grundy's checker, reading that proof as a
+  derivation, found every clause it learned among the proof's checked additions
+  ([`Carry::certified`], `solve::solve_carried_with_lrat`). By induction over the runs, a
+  certified file's clauses follow from the CNF alone, so a refutation given only certified
+  files, its proof checked against the CNF and the clauses given, proves the CNF UNSAT. The
+  saves made while a run goes on are never certified (no proof has been read yet), so a run
+  killed outright leaves its file uncertified, and every file given from it after.
 - A store may also read the files of stores whose CNF its own contains ([`LemmaStore::within`]:
   a piece's, for a part of the piece, whose CNF is the piece's with units added). Their clauses
   are implied by that CNF, so by this one's too. Never the other way: what a part learned may
@@ -47,8 +57,9 @@ Invariants:
   next save keeps them. Removed with its file ([`remove_with_core`]).
 
 File format (text, DIMACS clause lines, so another solver can read it):
-`c grundy lemmas 1 cnf <fingerprint> count <n> crc32 <crc of the clause lines>`, then `n` lines
-`l1 l2 ... 0`. A wrong header, count or CRC is an error naming the file, never a silent skip.
+`c grundy lemmas 1 cnf <fingerprint> count <n> crc32 <crc of the clause lines>` (and
+` certified` for a certified file), then `n` lines `l1 l2 ... 0`. A wrong header, count or CRC
+is an error naming the file, never a silent skip.
 */
 
 use super::Cnf;
@@ -66,6 +77,8 @@ pub type Clauses = Vec<Vec<i32>>;
 pub const MAX_LEN: usize = 8;
 /// Clauses kept per run and loaded per question, at most.
 pub const KEEP: usize = 1 << 20;
+/// The last word of a certified file's header.
+const CERTIFIED: &str = "certified";
 /// Clauses in a core file (units and binaries of a save, shortest first), at most: 2^15 lines
 /// of about 12 bytes, under 400 kB a file.
 pub const CORE_KEEP: usize = 1 << 15;
@@ -101,6 +114,9 @@ pub struct LemmaError {
 pub struct LemmaFile {
     pub fingerprint: String,
     pub clauses: Clauses,
+    /// Whether its header says it is certified (`certified` after the CRC): every clause
+    /// follows from the CNF, as checked proofs showed ([`Carry::certified`]).
+    pub certified: bool,
 }
 
 impl LemmaFile {
@@ -123,6 +139,10 @@ pub fn read_file(path: &Path) -> Result<LemmaFile, LemmaError> {
     let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
     let (header, body) = text.split_once('\n').unwrap_or((&text, ""));
     let fields: Vec<&str> = header.split_whitespace().collect();
+    let (fields, certified) = match fields[..] {
+        [ref head @ .., CERTIFIED] => (head, true),
+        _ => (&fields[..], false),
+    };
     let [
         "c",
         "grundy",
@@ -157,6 +177,7 @@ pub fn read_file(path: &Path) -> Result<LemmaFile, LemmaError> {
     Ok(LemmaFile {
         fingerprint: fingerprint.to_string(),
         clauses,
+        certified,
     })
 }
 
@@ -182,15 +203,42 @@ pub fn fingerprint(cnf: &Cnf) -> String {
 pub struct Carry {
     /// From earlier runs: added to the solver after the encoding.
     pub given: Vec<Vec<i32>>,
+    /// Whether every file `given` came from is certified (none given: true).
+    pub given_certified: bool,
     learned: Mutex<Vec<Vec<i32>>>,
+    /// Set once a checked proof of this run derived every clause it learned ([`Self::derived`]).
+    derived: std::sync::atomic::AtomicBool,
 }
 
 impl Carry {
     pub fn new(given: Vec<Vec<i32>>) -> Carry {
+        Carry::given_certified(given, false)
+    }
+
+    /// A carry of `given`, whose files were all certified or not, as `certified` says.
+    pub fn given_certified(given: Vec<Vec<i32>>, certified: bool) -> Carry {
         Carry {
             given,
+            given_certified: certified,
             learned: Mutex::default(),
+            derived: Default::default(),
         }
+    }
+
+    /// Records that a checked proof of this run (on its CNF and `given`) added every clause of
+    /// [`Self::learned`] (as it was then: the run has ended, so nothing is learned after).
+    pub fn derived(&self) {
+        self.derived
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether what this run keeps follows from its CNF, checked: it was given clauses of
+    /// certified files only, and a checked proof derived every clause it learned. Its file is
+    /// then saved certified. Why it holds: the given clauses follow from the CNF (their files'
+    /// certificates, by induction), and the proof shows the learned ones follow from the CNF
+    /// and the given clauses.
+    pub fn certified(&self) -> bool {
+        self.given_certified && self.derived.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Takes one learned clause (the solver's callback), compacting when too many are held.
@@ -227,6 +275,8 @@ pub struct Carried {
     /// Why the save after an answered call failed (a full disk, say), its earlier file left as
     /// it was.
     pub unsaved: Option<crate::io::WriteError>,
+    /// Whether its file was saved certified ([`Carry::certified`]).
+    pub certified: bool,
 }
 
 /// A lemma file that could not be read before a call, or written after it.
@@ -255,9 +305,9 @@ pub fn carrying<E>(
     every: Duration,
     solve: impl FnOnce(&Carry) -> Result<Answer, E>,
 ) -> Result<(Result<Answer, E>, Carried), CarryError> {
-    let (given, own) = store.load(seed)?;
+    let (given, own, given_certified) = store.load(seed)?;
     let units_at_start = (!own.is_empty()).then(|| own.iter().filter(|c| c.len() == 1).count());
-    let carry = Carry::new(given);
+    let carry = Carry::given_certified(given, given_certified);
     let answer = std::thread::scope(|scope| {
         let (running, done) = std::sync::mpsc::channel::<()>();
         let (own, carry) = (&own, &carry);
@@ -266,7 +316,8 @@ pub fn carrying<E>(
         drop(running);
         answer
     });
-    let (by_length, unsaved) = match store.save(seed, own, carry.learned()) {
+    let certified = carry.certified();
+    let (by_length, unsaved) = match store.save(seed, (own, carry.learned()), certified) {
         Ok(by_length) => (by_length, None),
         Err(error) if matches!(answer, Ok(Answer::Timeout)) => return Err(error.into()),
         Err(error) => (Vec::new(), Some(error)),
@@ -278,6 +329,7 @@ pub fn carrying<E>(
         units_at_start,
         file: store.path(seed),
         unsaved,
+        certified,
     };
     Ok((answer, carried))
 }
@@ -368,25 +420,30 @@ impl LemmaStore {
     /// `seed`'s own file and core, which its next save keeps (the outer stores' clauses are
     /// read afresh each time). The core is in both files of a machine that kept them; read on
     /// one that has only the core (the file lost with a machine), it is what the save keeps.
+    /// Last, whether every file read is certified.
     ///
     /// # Errors
     /// [`LemmaError`] for an unreadable folder or a damaged file.
-    pub fn load(&self, seed: u64) -> Result<(Clauses, Clauses), LemmaError> {
+    pub fn load(&self, seed: u64) -> Result<(Clauses, Clauses, bool), LemmaError> {
         let mut all = Vec::new();
         let mut own = Vec::new();
+        let mut certified = true;
         let own_files = [self.path(seed), self.core_path(seed)];
         for path in self.files()? {
-            let clauses = self.read(&path)?;
+            let file = self.read(&path)?;
             if own_files.contains(&path) {
-                own.extend(clauses.iter().cloned());
+                own.extend(file.clauses.iter().cloned());
             }
-            all.extend(clauses);
+            certified &= file.certified;
+            all.extend(file.clauses);
         }
         let own = shortest_distinct(own);
         for outer in &self.outer {
-            all.extend(outer.load(seed)?.0);
+            let (clauses, _, outer_certified) = outer.load(seed)?;
+            all.extend(clauses);
+            certified &= outer_certified;
         }
-        Ok((shortest_distinct(all), own))
+        Ok((shortest_distinct(all), own, certified))
     }
 
     /// The files of this question (all seeds) in the store's folder, sorted; none when the
@@ -416,13 +473,13 @@ impl LemmaStore {
         }
     }
 
-    /// One file's clauses, checked against its header and this store's encoding.
-    fn read(&self, path: &Path) -> Result<Vec<Vec<i32>>, LemmaError> {
+    /// One file, checked against its header and this store's encoding.
+    fn read(&self, path: &Path) -> Result<LemmaFile, LemmaError> {
         let file = read_file(path)?;
         if file.fingerprint != self.fingerprint {
             return Err(self.error(path, "written for another encoding".into()));
         }
-        Ok(file.clauses)
+        Ok(file)
     }
 
     /// Saves `own` and what `carry` has learned every `every` until `done` hangs up (the run
@@ -437,21 +494,23 @@ impl LemmaStore {
         every: Duration,
         done: &Receiver<()>,
     ) {
+        // Never certified: no proof has been checked while the run goes on.
         while let Err(RecvTimeoutError::Timeout) = done.recv_timeout(every) {
-            let _ = self.save(seed, own.to_vec(), carry.learned());
+            let _ = self.save(seed, (own.to_vec(), carry.learned()), false);
         }
     }
 
     /// Writes seed `seed`'s file atomically: `own` (its earlier file) and `learned`, at most
-    /// [`KEEP`] clauses. Returns how many were written, by length ([`by_length`]).
+    /// [`KEEP`] clauses, its header saying `certified` when asked ([`Carry::certified`]).
+    /// Returns how many were written, by length ([`by_length`]).
     ///
     /// # Errors
     /// [`crate::io::WriteError`]; the old file is kept.
     pub fn save(
         &self,
         seed: u64,
-        own: Vec<Vec<i32>>,
-        learned: Vec<Vec<i32>>,
+        (own, learned): (Vec<Vec<i32>>, Vec<Vec<i32>>),
+        certified: bool,
     ) -> Result<Vec<usize>, crate::io::WriteError> {
         let mut clauses = own;
         clauses.extend(learned);
@@ -462,13 +521,18 @@ impl LemmaStore {
             .take(CORE_KEEP)
             .cloned()
             .collect();
-        self.write(&self.core_path(seed), &core)?;
-        self.write(&self.path(seed), &clauses)?;
+        self.write(&self.core_path(seed), &core, certified)?;
+        self.write(&self.path(seed), &clauses, certified)?;
         Ok(by_length(&clauses))
     }
 
     /// Writes `clauses` (shortest first, distinct) to `path` atomically, with its header.
-    fn write(&self, path: &Path, clauses: &[Vec<i32>]) -> Result<(), crate::io::WriteError> {
+    fn write(
+        &self,
+        path: &Path,
+        clauses: &[Vec<i32>],
+        certified: bool,
+    ) -> Result<(), crate::io::WriteError> {
         let mut body = String::new();
         for clause in clauses {
             for l in clause {
@@ -478,10 +542,11 @@ impl LemmaStore {
             body.push_str("0\n");
         }
         let header = format!(
-            "c grundy lemmas 1 cnf {} count {} crc32 {:08x}\n",
+            "c grundy lemmas 1 cnf {} count {} crc32 {:08x}{}\n",
             self.fingerprint,
             clauses.len(),
-            crc32fast::hash(body.as_bytes())
+            crc32fast::hash(body.as_bytes()),
+            if certified { " certified" } else { "" },
         );
         crate::io::write_atomic(path, |out| {
             out.write_all(header.as_bytes())?;
@@ -509,7 +574,7 @@ mod tests {
         let store = LemmaStore::new(dir.path(), "q", &cnf);
         let own = vec![vec![-1], vec![2, 1, 3]];
         let learned = vec![vec![3, 1, 2], vec![-2], vec![-1]];
-        assert_eq!(store.save(0, own, learned).unwrap(), [2, 0, 1]);
+        assert_eq!(store.save(0, (own, learned), false).unwrap(), [2, 0, 1]);
         let text = std::fs::read_to_string(store.path(0)).unwrap();
         let lines: Vec<&str> = text.lines().skip(1).collect();
         assert_eq!(lines, ["-1 0", "-2 0", "1 2 3 0"]);
@@ -526,14 +591,14 @@ mod tests {
         cnf.add_clause(&[1, 2, 3, 4]);
         let store = LemmaStore::new(dir.path(), "q", &cnf);
         let learned = vec![vec![1, 2, 3], vec![-4], vec![2, -3], vec![1, 2, 3, 4]];
-        store.save(0, vec![], learned).unwrap();
+        store.save(0, (vec![], learned), false).unwrap();
         let core = read_file(&store.core_path(0)).unwrap();
         assert_eq!(core.clauses, [vec![-4], vec![-3, 2]]);
         assert_eq!(core.fingerprint, fingerprint(&cnf));
         std::fs::remove_file(store.path(0)).unwrap();
-        let (given, own) = store.load(0).unwrap();
+        let (given, own, _) = store.load(0).unwrap();
         assert_eq!((given.len(), &own), (2, &core.clauses));
-        store.save(0, own, vec![vec![1, 4]]).unwrap();
+        store.save(0, (own, vec![vec![1, 4]]), false).unwrap();
         let kept = read_file(&store.path(0)).unwrap().clauses;
         assert_eq!(kept, [vec![-4], vec![-3, 2], vec![1, 4]]);
         // Read with its file, the core's clauses are given once.
@@ -558,19 +623,69 @@ mod tests {
         let mut part_cnf = piece_cnf.clone();
         part_cnf.add_clause(&[-3]);
         let piece = LemmaStore::new(dir.path(), "piece", &piece_cnf);
-        piece.save(0, vec![vec![1, 2]], vec![]).unwrap();
-        piece.save(1, vec![vec![-4, 5]], vec![]).unwrap();
+        piece.save(0, (vec![vec![1, 2]], vec![]), true).unwrap();
+        piece.save(1, (vec![vec![-4, 5]], vec![]), true).unwrap();
         let outer_file = std::fs::read_to_string(piece.path(0)).unwrap();
         let part = LemmaStore::new(dir.path(), "part", &part_cnf).within(piece.clone());
-        part.save(0, vec![vec![6]], vec![]).unwrap();
-        let (mut given, own) = part.load(0).unwrap();
+        part.save(0, (vec![vec![6]], vec![]), false).unwrap();
+        let (mut given, own, _) = part.load(0).unwrap();
         given.sort();
         assert_eq!(given, [vec![-4, 5], vec![1, 2], vec![6]]);
         assert_eq!(own, [vec![6]]);
-        part.save(0, own, vec![vec![7, 8]]).unwrap();
+        part.save(0, (own, vec![vec![7, 8]]), false).unwrap();
         let kept = read_file(&part.path(0)).unwrap().clauses;
         assert_eq!(kept, [vec![6], vec![7, 8]]);
         assert_eq!(std::fs::read_to_string(piece.path(0)).unwrap(), outer_file);
+    }
+
+    /// A call's file is saved certified only when a checked proof derived what it learned
+    /// (`Carry::derived`, which the caller sets after its check) and every file it was given
+    /// (its own, another seed's, an outer store's) was certified; the periodic saves never
+    /// are. Mutation: `certified` true without the proof, or without looking at the files
+    /// given; an outer store's files not counted.
+    #[test]
+    fn a_file_is_certified_only_by_a_derivation_from_certified_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut piece_cnf = Cnf::default();
+        piece_cnf.add_clause(&[1, 2, 3]);
+        let mut part_cnf = piece_cnf.clone();
+        part_cnf.add_clause(&[-3]);
+        let piece = LemmaStore::new(dir.path(), "piece", &piece_cnf);
+        let part = || LemmaStore::new(dir.path(), "part", &part_cnf).within(piece.clone());
+        let every = Duration::from_secs(600);
+        let run = |derived: bool| {
+            move |carry: &Carry| {
+                carry.learn(vec![1, 2]);
+                if derived {
+                    carry.derived();
+                }
+                Ok::<Answer, ()>(Answer::Timeout)
+            }
+        };
+        let certified = |store: &LemmaStore| {
+            let file = read_file(&store.path(0)).unwrap().certified;
+            assert_eq!(read_file(&store.core_path(0)).unwrap().certified, file);
+            file
+        };
+        // Nothing given: a derivation certifies it, and no derivation leaves it uncertified.
+        let (_, carried) = carrying(&piece, 0, every, run(false)).unwrap();
+        assert!(!carried.certified && !certified(&piece));
+        std::fs::remove_file(piece.path(0)).unwrap();
+        std::fs::remove_file(piece.core_path(0)).unwrap();
+        let (_, carried) = carrying(&piece, 0, every, run(true)).unwrap();
+        assert!(carried.certified && certified(&piece));
+        // A part given the piece's certified file: certified by its derivation.
+        let (_, carried) = carrying(&part(), 0, every, run(true)).unwrap();
+        assert!(carried.certified && certified(&part()));
+        // Another seed of the piece uncertified: the part's next file is not, derivation or not.
+        piece.save(1, (vec![vec![-1, 2]], vec![]), false).unwrap();
+        let (_, carried) = carrying(&part(), 0, every, run(true)).unwrap();
+        assert!(!carried.certified && !certified(&part()));
+        // A header with another last word is no lemma file.
+        let text = std::fs::read_to_string(piece.path(0)).unwrap();
+        let forged = text.replacen(" certified", " checked", 1);
+        std::fs::write(piece.path(0), forged).unwrap();
+        assert!(read_file(&piece.path(0)).is_err());
     }
 
     /// A save that fails after the call (its folder gone, as a full disk would fail it) loses

@@ -41,7 +41,10 @@ A proof is a sequence of lines (text) or records (binary, detected by its first 
 - `c ...`: a comment line (text only).
 
 The proof is accepted at the first added clause that is empty; a proof that ends without one is
-refused, and so is anything malformed after the last complete step (a truncated file).
+refused, and so is anything malformed after the last complete step (a truncated file). A
+*derivation* ([`check_derivation`]: the proof of a call stopped without an answer) is checked
+step by step the same way but may end without the empty clause; what it shows is that each of
+its additions follows from the CNF, and it names the clauses asked of it that none of them is.
 
 # Why acceptance means UNSAT
 
@@ -52,6 +55,7 @@ clause, implied by the CNF, means the CNF has no model. The checker never adds a
 not checked, and never lets a deleted or unknown number stand for a clause.
 */
 
+use std::collections::HashSet;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -75,6 +79,9 @@ pub struct Checked {
     pub hints: u64,
     /// Whether the proof was binary LRAT.
     pub binary: bool,
+    /// Whether it ended with the empty clause (always, for a proof of UNSAT; a derivation,
+    /// [`check_derivation`], may end without it).
+    pub refuted: bool,
 }
 
 /// Why a proof was not accepted.
@@ -107,6 +114,15 @@ pub fn check_files(
     proof: &Path,
     stop: Option<&AtomicBool>,
 ) -> Result<Checked, LratError> {
+    check_paths((cnf, proof), stop, None)
+}
+
+/// Reads the CNF at `cnf` and checks the proof at `proof` against it ([`Checker::check_proof`]).
+fn check_paths(
+    (cnf, proof): (&Path, &Path),
+    stop: Option<&AtomicBool>,
+    wanted: Option<&mut HashSet<Vec<i32>>>,
+) -> Result<Checked, LratError> {
     let open = |path: &Path| {
         std::fs::File::open(path)
             .map(|f| BufReader::with_capacity(1 << 20, f))
@@ -116,7 +132,56 @@ pub fn check_files(
     let taken = numbers_taken(Bytes::new(open(proof)?), cnf_clauses);
     let mut checker = Checker::default();
     checker.read_cnf(Bytes::new(open(cnf)?), &taken)?;
-    checker.check_proof(Bytes::new(open(proof)?), stop)
+    checker.check_proof(Bytes::new(open(proof)?), stop, wanted)
+}
+
+/// What a derivation proved ([`check_derivation`]): the proof's check, and the wanted clauses
+/// it never added.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Derivation {
+    pub checked: Checked,
+    /// Wanted clauses (literals sorted) that no checked addition of the proof holds.
+    pub missing: Vec<Vec<i32>>,
+}
+
+/// Checks the LRAT proof at `proof` against the CNF at `cnf` as a *derivation*: every addition
+/// is checked as for [`check_files`], but the proof may end without the empty clause (a call
+/// stopped with no answer), and each clause of `wanted` (a set of literals, in any order) must
+/// be one of its checked additions. Why: a call that keeps the clauses it learned for the next
+/// call on the same CNF ([`crate::sat::lemmas`]) writes them to a file no proof of that next
+/// call can check; this one shows each of them follows from the CNF, so a proof given them is
+/// a proof from the CNF alone. An addition later deleted still counts: deletion only forgets a
+/// clause the CNF implies.
+///
+/// # Errors
+/// As [`check_files`], but a proof that ends without the empty clause is not refused.
+pub fn check_derivation(
+    cnf: &Path,
+    proof: &Path,
+    wanted: &[Vec<i32>],
+    stop: Option<&AtomicBool>,
+) -> Result<Derivation, LratError> {
+    derivation(wanted, |left| check_paths((cnf, proof), stop, Some(left)))
+}
+
+/// The clauses of `wanted` that `check` (given them as a set, taking out each one it meets)
+/// leaves, with its verdict.
+fn derivation(
+    wanted: &[Vec<i32>],
+    check: impl FnOnce(&mut HashSet<Vec<i32>>) -> Result<Checked, LratError>,
+) -> Result<Derivation, LratError> {
+    let mut left: HashSet<Vec<i32>> = wanted.iter().map(|c| sorted(c)).collect();
+    let checked = check(&mut left)?;
+    let mut missing: Vec<Vec<i32>> = left.into_iter().collect();
+    missing.sort();
+    Ok(Derivation { checked, missing })
+}
+
+fn sorted(clause: &[i32]) -> Vec<i32> {
+    let mut clause = clause.to_vec();
+    clause.sort_unstable();
+    clause.dedup();
+    clause
 }
 
 /// Checks `proof` against `cnf`, both in memory (the tests' entry).
@@ -124,11 +189,30 @@ pub fn check_files(
 /// # Errors
 /// As [`check_files`].
 pub fn check_bytes(cnf: &[u8], proof: &[u8]) -> Result<Checked, LratError> {
+    check_in_memory((cnf, proof), None)
+}
+
+/// [`check_derivation`] in memory (the tests' entry).
+///
+/// # Errors
+/// As [`check_derivation`].
+pub fn check_derivation_bytes(
+    cnf: &[u8],
+    proof: &[u8],
+    wanted: &[Vec<i32>],
+) -> Result<Derivation, LratError> {
+    derivation(wanted, |left| check_in_memory((cnf, proof), Some(left)))
+}
+
+fn check_in_memory(
+    (cnf, proof): (&[u8], &[u8]),
+    wanted: Option<&mut HashSet<Vec<i32>>>,
+) -> Result<Checked, LratError> {
     let cnf_clauses = count_cnf_clauses(Bytes::new(cnf))?;
     let taken = numbers_taken(Bytes::new(proof), cnf_clauses);
     let mut checker = Checker::default();
     checker.read_cnf(Bytes::new(cnf), &taken)?;
-    checker.check_proof(Bytes::new(proof), None)
+    checker.check_proof(Bytes::new(proof), None, wanted)
 }
 
 /// The clauses the CNF's header declares (the file itself is read by [`Checker::read_cnf`]).
@@ -433,10 +517,13 @@ impl Checker {
         verdict.or_else(|why| refuse(format!("clause {id}: {why}")))
     }
 
+    /// Checks every step of the proof; with `wanted` (a derivation), the proof may end without
+    /// the empty clause, and each checked addition is taken out of `wanted`.
     fn check_proof<R: Read>(
         &mut self,
         mut input: Bytes<R>,
         stop: Option<&AtomicBool>,
+        mut wanted: Option<&mut HashSet<Vec<i32>>>,
     ) -> Result<Checked, LratError> {
         let malformed = |e: std::io::Error| LratError::Refused(format!("malformed proof: {e}"));
         let binary = matches!(input.peek().map_err(malformed)?, Some(b'a' | b'd'));
@@ -457,6 +544,7 @@ impl Checker {
             }
             .map_err(malformed)?;
             match step {
+                None if wanted.is_some() => return Ok(done),
                 None => return refuse("the proof ends without the empty clause"),
                 Some(Step::Delete) => {
                     for &id in &ids {
@@ -469,7 +557,13 @@ impl Checker {
                     done.additions += 1;
                     done.hints += ids.len() as u64;
                     if clause.is_empty() {
+                        done.refuted = true;
                         return Ok(done);
+                    }
+                    // `add` accepted its literals as `i32`s of the CNF's variables.
+                    if let Some(wanted) = wanted.as_deref_mut().filter(|w| !w.is_empty()) {
+                        let lits: Vec<i32> = clause.iter().map(|&l| l as i32).collect();
+                        wanted.remove(&sorted(&lits));
                     }
                 }
             }
@@ -833,6 +927,29 @@ mod tests {
             b'a', 10, 4, 0, 2, 4, 0, b'd', 2, 4, 0, b'a', 12, 0, 10, 6, 8, 0,
         ];
         assert!(check_bytes(FOUR, &binary).unwrap().binary);
+    }
+
+    /// A derivation (a stopped call's proof) may end without the empty clause, and names the
+    /// wanted clauses it never added: here `2` is added (and deleted: it still counts), `1` is
+    /// implied but never added, and a wrong step is refused as in a refutation. Mutation: the
+    /// wanted set not updated, or a proof without the empty clause refused.
+    #[test]
+    fn a_derivation_names_the_wanted_clauses_it_never_added() {
+        let wanted = [vec![2], vec![1, -1, 1], vec![1]];
+        let proof = b"5 2 0 1 2 0\n5 d 1 2 0\n";
+        let derived = check_derivation_bytes(FOUR, proof, &wanted).unwrap();
+        assert!(!derived.checked.refuted);
+        assert_eq!(derived.missing, vec![vec![-1, 1], vec![1]]);
+        let with_tautology = b"5 2 0 1 2 0\n6 -1 1 0 0\n";
+        let derived = check_derivation_bytes(FOUR, with_tautology, &wanted).unwrap();
+        assert_eq!(derived.missing, vec![vec![1]]);
+        // A refutation is a derivation too, and says so.
+        let all = check_derivation_bytes(FOUR, b"5 2 0 1 2 0\n6 0 5 3 4 0\n", &wanted[..1]);
+        assert!(all.unwrap().checked.refuted);
+        let wrong = check_derivation_bytes(FOUR, b"5 -2 0 1 2 0\n", &wanted);
+        assert!(matches!(wrong, Err(LratError::Refused(_))));
+        // Without `wanted` the same proof is no refutation.
+        assert!(refused(FOUR, proof).contains("without the empty clause"));
     }
 
     #[test]

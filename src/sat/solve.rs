@@ -525,6 +525,112 @@ pub fn solve_with_proof_checked_by(
     ))
 }
 
+/// What a CaDiCaL call given lemmas and writing an LRAT proof ended with
+/// ([`solve_carried_with_lrat`]).
+#[derive(Debug)]
+pub struct CarriedProof {
+    pub answer: Answer,
+    /// For an UNSAT answer given clauses of certified files only: its proof, checked against
+    /// the CNF and those clauses, so a proof from the CNF alone.
+    pub proof: Option<ProofNote>,
+    /// For a call stopped without an answer: the check of its proof as a derivation of what
+    /// it learned ([`super::lrat::check_derivation`]); `None` when it was given a clause of an
+    /// uncertified file (its file cannot be certified, so its proof is not read).
+    pub derivation: Option<super::lrat::Derivation>,
+}
+
+/// CaDiCaL on `cnf` as `run` says, given `carry`'s clauses and keeping what it learns, writing
+/// an LRAT proof at `stem.lrat` (with `stem.cnf`: the CNF and the given clauses, in the order the
+/// solver had them), checked when the call ends by [`super::lrat`]: an UNSAT proof as a
+/// refutation, a stopped call's as a derivation of every clause it learned, which then marks
+/// `carry` derived ([`super::lemmas::Carry::derived`]), so its lemma file is saved certified.
+/// Why: a piece refuted given lemma files rests on CaDiCaL having learned them soundly, and
+/// proving it again from its CNF alone costs its whole search again (hours for the pieces at
+/// Officers' frontier); checked step by step, the files become part of its proof. The checks are
+/// not cut short by `stop`: minutes at most, against the hours of search they certify. The
+/// proof's files are removed once read, unless an UNSAT proof's note names them.
+///
+/// # Errors
+/// The solver's failure, a file that cannot be written, or a proof the checker refuses.
+pub fn solve_carried_with_lrat(
+    cnf: &Cnf,
+    timeout: Option<Duration>,
+    run: &CadicalRun,
+    stem: &std::path::Path,
+) -> Result<CarriedProof, String> {
+    let carry = run.carry.ok_or("a carried proof needs lemmas to carry")?;
+    let (cnf_path, proof_path) = (with_extension(stem, ".cnf"), with_extension(stem, ".lrat"));
+    // Given a clause of an uncertified file, no proof of this call proves anything: none is
+    // written, and the call costs what it would without.
+    let proving = match carry.given_certified {
+        true => CadicalRun {
+            proof: Some(&proof_path),
+            proof_format: ProofFormat::Lrat,
+            ..run.clone()
+        },
+        false => run.clone(),
+    };
+    let answer = solve_cadical_with(cnf, timeout, &proving).map_err(|e| e.to_string())?;
+    let remove = || {
+        let _ = std::fs::remove_file(&proof_path);
+        let _ = std::fs::remove_file(&cnf_path);
+    };
+    let read_proof = match answer {
+        Answer::Unsat | Answer::Timeout => carry.given_certified,
+        Answer::Sat(_) => false,
+    };
+    if !read_proof {
+        remove();
+        let (proof, derivation) = (None, None);
+        return Ok(CarriedProof {
+            answer,
+            proof,
+            derivation,
+        });
+    }
+    use super::CollectClauses;
+    let mut given = cnf.clone();
+    for clause in &carry.given {
+        given.add_clause(clause);
+    }
+    let comment = "a CNF and the lemmas given with it, of the LRAT proof beside this file";
+    crate::io::write_atomic(&cnf_path, |w| given.write_dimacs(&[comment.into()], w))
+        .map_err(|e| e.to_string())?;
+    drop(given);
+    let refused =
+        |e: super::lrat::LratError| format!("the LRAT proof {}: {e}", proof_path.display());
+    if answer == Answer::Timeout {
+        let learned = carry.learned();
+        let derived = super::lrat::check_derivation(&cnf_path, &proof_path, &learned, None);
+        remove();
+        let derivation = derived.map_err(refused)?;
+        if derivation.missing.is_empty() {
+            carry.derived();
+        }
+        let derivation = Some(derivation);
+        return Ok(CarriedProof {
+            answer,
+            proof: None,
+            derivation,
+        });
+    }
+    super::lrat::check_files(&cnf_path, &proof_path, None).map_err(refused)?;
+    let note = ProofNote {
+        cnf: cnf_path.display().to_string(),
+        proof: proof_path.display().to_string(),
+        format: format!(
+            "lrat given {} clauses of certified lemma files",
+            carry.given.len()
+        ),
+        checked_by: Some(super::lrat::checker_name()),
+    };
+    Ok(CarriedProof {
+        answer,
+        proof: Some(note),
+        derivation: None,
+    })
+}
+
 /// `stem` with `ext` appended (`stem` may hold dots of its own).
 fn with_extension(stem: &std::path::Path, ext: &str) -> std::path::PathBuf {
     let mut s = stem.as_os_str().to_owned();
@@ -905,5 +1011,121 @@ mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         assert!(!running(), "the sleep {} outlived the stop", sleeper.trim());
+    }
+}
+
+#[cfg(test)]
+mod carried_proof_tests {
+    use super::*;
+    use crate::sat::CollectClauses;
+    use crate::sat::lemmas::Carry;
+    use std::path::Path;
+
+    /// Pigeons into holes, one fewer hole than pigeons: UNSAT, and past a few hundred
+    /// conflicts for CaDiCaL at 9 pigeons.
+    fn pigeonhole(pigeons: i32) -> Cnf {
+        let mut cnf = Cnf::default();
+        let holes = pigeons - 1;
+        let var = |p: i32, h: i32| p * holes + h + 1;
+        cnf.num_vars = pigeons * holes;
+        for p in 0..pigeons {
+            cnf.add_clause(&(0..holes).map(|h| var(p, h)).collect::<Vec<_>>());
+        }
+        for h in 0..holes {
+            for p in 0..pigeons {
+                for q in p + 1..pigeons {
+                    cnf.add_clause(&[-var(p, h), -var(q, h)]);
+                }
+            }
+        }
+        cnf
+    }
+
+    fn stopped_call(cnf: &Cnf, carry: &Carry, stem: &std::path::Path) -> CarriedProof {
+        let run = CadicalRun {
+            carry: Some(carry),
+            conflicts: Some(300),
+            ..CadicalRun::default()
+        };
+        solve_carried_with_lrat(cnf, None, &run, stem).unwrap()
+    }
+
+    /// A stopped call's proof, checked as a derivation, certifies what it learned (the carry
+    /// then saves its file certified) when it was given certified clauses, and names a clause
+    /// it never derived (one put among the learned by hand, as a solver's unsound export would
+    /// be): then nothing is certified. Given an uncertified clause, its proof is not read.
+    /// Its proof's files are removed either way. Mutations: `derived` set without the check,
+    /// the learned clauses not asked of the derivation, `given_certified` ignored.
+    #[test]
+    fn a_stopped_call_certifies_exactly_what_its_proof_derived() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("php");
+        let cnf = pigeonhole(9);
+        let certified_given = |given| Carry::given_certified(given, true);
+        let carry = certified_given(vec![vec![1, 2, 3]]);
+        let called = stopped_call(&cnf, &carry, &stem);
+        assert_eq!(called.answer, Answer::Timeout);
+        let derivation = called.derivation.expect("a derivation");
+        assert!(derivation.missing.is_empty(), "{derivation:?}");
+        assert!(!carry.learned().is_empty() && carry.certified());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+
+        let forged = vec![-1, -2, -3, 80];
+        let carry = certified_given(vec![]);
+        carry.learn(forged.clone());
+        let called = stopped_call(&cnf, &carry, &stem);
+        assert_eq!(
+            called.derivation.unwrap().missing,
+            vec![vec![-3, -2, -1, 80]]
+        );
+        assert!(!carry.certified());
+
+        let uncertified = Carry::new(vec![vec![1, 2, 3]]);
+        let called = stopped_call(&cnf, &uncertified, &stem);
+        assert!(called.derivation.is_none() && !uncertified.certified());
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    /// Refuted given certified clauses, the call's proof is checked against the CNF and them
+    /// (in the order the solver had them) and its note says how many; given uncertified ones,
+    /// no proof. The CNF beside the proof is the CNF and the given clauses, and the proof is
+    /// accepted again there by the checker alone. Mutation: the given clauses left out of the
+    /// CNF beside the proof (the check refuses it), a note with uncertified clauses given.
+    #[test]
+    fn a_refutation_given_certified_clauses_is_a_checked_proof() {
+        let dir = tempfile::tempdir().unwrap();
+        let stem = dir.path().join("php");
+        let cnf = pigeonhole(6);
+        let given = vec![vec![-1, -2], vec![3, 4, 5, 6, 7]];
+        let carry = Carry::given_certified(given.clone(), true);
+        let run = CadicalRun {
+            carry: Some(&carry),
+            ..CadicalRun::default()
+        };
+        let called = solve_carried_with_lrat(&cnf, None, &run, &stem).unwrap();
+        assert_eq!(called.answer, Answer::Unsat);
+        let note = called.proof.expect("a proof");
+        assert!(note.format.starts_with("lrat given 2 clauses"), "{note:?}");
+        let text = std::fs::read_to_string(&note.cnf).unwrap();
+        let header = format!("p cnf {} {}", cnf.num_vars, cnf.num_clauses + 2);
+        assert!(text.lines().any(|l| l == header), "{text}");
+        assert!(text.ends_with("-1 -2 0\n3 4 5 6 7 0\n"), "{text}");
+        let paths = (Path::new(&note.cnf), Path::new(&note.proof));
+        assert!(
+            crate::sat::lrat::check_files(paths.0, paths.1, None)
+                .unwrap()
+                .refuted
+        );
+
+        let uncertified = Carry::new(given);
+        let run = CadicalRun {
+            carry: Some(&uncertified),
+            ..CadicalRun::default()
+        };
+        let called = solve_carried_with_lrat(&cnf, None, &run, &stem).unwrap();
+        assert_eq!(
+            (called.answer, called.proof.is_none()),
+            (Answer::Unsat, true)
+        );
     }
 }

@@ -8,11 +8,11 @@ use std::time::{Duration, Instant};
 use super::{
     Asked, Band, Cut, Half, KeptLemmas, Ladder, PieceOutcome, ProofPiece, Rung, RungAnswer,
     RungOrPiece, asked_with_proof, band_tops, band_units, band_values, model_or_failure,
-    not_refuted, rung_stem_of, with_units,
+    not_refuted, rung_stem_of, settle_checked_files, with_units,
 };
 use crate::sat::encode::PeriodEncoding;
 use crate::sat::lemmas::LemmaStore;
-use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with};
+use crate::sat::solve::{Answer, CadicalRun, Preset, solve_cadical_with, solve_carried_with_lrat};
 use crate::values::Value;
 
 /// How the rungs run. (Clone: a band's parts cut finer, [`Climb::halve`], run on a copy.)
@@ -646,11 +646,12 @@ fn keep_pattern(
 }
 
 impl Climb<'_> {
-    /// The preset a rung records: CaDiCaL's default when it writes a proof.
+    /// The preset a rung records: CaDiCaL's default when it writes a proof from its CNF alone
+    /// (a proof carried with lemmas keeps the climb's preset).
     fn preset_kept(&self) -> Preset {
-        match self.proof_stem {
-            Some(_) => Preset::Default,
-            None => self.preset,
+        match (&self.proof_stem, &self.lemma_stem) {
+            (Some(_), None) => Preset::Default,
+            _ => self.preset,
         }
     }
 
@@ -692,21 +693,38 @@ fn fresh_rung(
     stop: &AtomicBool,
 ) -> PieceOutcome {
     let cnf = with_units(run.encoding, units);
-    if let Some(stem) = &run.proof_stem {
+    let proof_stem = run
+        .proof_stem
+        .as_ref()
+        .map(|stem| rung_stem_of(stem, which));
+    let Some(lemma_stem) = &run.lemma_stem else {
+        let Some(stem) = proof_stem else {
+            return Ok(Asked::plain(cadical(run, &cnf, run.timeout, stop, None)?));
+        };
         let checker = crate::sat::solve::drat_checker_from_env();
-        let stem = rung_stem_of(stem, which);
         let proof = ((run.proof_format, checker.as_deref()), run.keep_proofs);
         return asked_with_proof(&cnf, run.timeout, &stem, proof, stop);
-    }
-    let Some(stem) = &run.lemma_stem else {
-        return Ok(Asked::plain(cadical(run, &cnf, run.timeout, stop, None)?));
     };
-    let store = (outer.iter()).fold(lemma_store(stem, (&cnf, which)), |store, (units, of)| {
-        let cnf = with_units(run.encoding, units);
-        store.within(lemma_store(stem, (&cnf, *of)))
-    });
+    let store = (outer.iter()).fold(
+        lemma_store(lemma_stem, (&cnf, which)),
+        |store, (units, of)| {
+            let cnf = with_units(run.encoding, units);
+            store.within(lemma_store(lemma_stem, (&cnf, *of)))
+        },
+    );
     let every = run.lemma_every;
-    let ask = |carry: &_| cadical(run, &cnf, run.timeout, stop, Some(carry));
+    // With a proof: certified lemmas (`solve_carried_with_lrat`), its proof and derivation
+    // kept here for the record below.
+    let mut proved = None;
+    let ask = |carry: &_| match &proof_stem {
+        None => cadical(run, &cnf, run.timeout, stop, Some(carry)),
+        Some(stem) => {
+            let cadical = cadical_run(run, stop, Some(carry));
+            let carried = solve_carried_with_lrat(&cnf, run.timeout, &cadical, stem)?;
+            proved = Some((carried.proof, carried.derivation));
+            Ok(carried.answer)
+        }
+    };
     let started = Instant::now();
     let (answer, carried) = crate::sat::lemmas::carrying(&store, run.seed.into(), every, ask)
         .map_err(|e| e.to_string())?;
@@ -720,9 +738,11 @@ fn fresh_rung(
     if !kept {
         crate::sat::lemmas::remove_with_core(&carried.file);
     }
+    let (proof, derivation) = proved.unwrap_or_default();
+    say_if_underived(derivation.as_ref(), &carried.file);
     Ok(Asked {
         answer,
-        proof: None,
+        proof: proof.map(|note| settle_checked_files(note, run.keep_proofs)),
         lemmas: carried.given,
         kept: kept.then(|| KeptLemmas {
             top: None,
@@ -734,8 +754,22 @@ fn fresh_rung(
             // And their seconds in front of this one's.
             seconds: vec![started.elapsed().as_secs_f64()],
             file: crate::io::file_name(&carried.file),
+            certified: carried.certified,
         }),
     })
+}
+
+/// Says so when a stopped call's proof left clauses it learned underived (its file then stays
+/// uncertified, and every proof given it after proves nothing): a solver exporting a clause
+/// its proof does not hold, which no run has shown so far, is worth a line.
+fn say_if_underived(derivation: Option<&crate::sat::lrat::Derivation>, file: &Path) {
+    if let Some(missing) = derivation.map(|d| d.missing.len()).filter(|&m| m > 0) {
+        eprintln!(
+            "grundy: note: {} keeps its lemmas uncertified: {missing} of the clauses it learned \
+             are not among its proof's checked additions",
+            crate::io::file_name(file)
+        );
+    }
 }
 
 /// The lemma files of the call `which` on `cnf`, named from the climb's `stem`.
@@ -754,15 +788,24 @@ fn cadical(
     stop: &AtomicBool,
     carry: Option<&crate::sat::lemmas::Carry>,
 ) -> Result<Answer, String> {
-    let cadical = CadicalRun {
+    let cadical = cadical_run(run, stop, carry);
+    solve_cadical_with(cnf, timeout, &cadical).map_err(|e| format!("CaDiCaL failed: {e}"))
+}
+
+/// How the climb runs CaDiCaL: its seed, preset and conflicts, stopped by `stop`.
+fn cadical_run<'a>(
+    run: &Climb,
+    stop: &'a AtomicBool,
+    carry: Option<&'a crate::sat::lemmas::Carry>,
+) -> CadicalRun<'a> {
+    CadicalRun {
         seed: run.seed,
         preset: run.preset,
         stop: Some(stop),
         carry,
         conflicts: run.conflicts,
         ..CadicalRun::default()
-    };
-    solve_cadical_with(cnf, timeout, &cadical).map_err(|e| format!("CaDiCaL failed: {e}"))
+    }
 }
 
 /// A band split by the byte of `s[0]` (with a largest value first, the largest value itself):

@@ -74,7 +74,7 @@ pub use units::{band_cube, band_tops, band_values, floor_unit, rung_units};
 
 use call::{
     Asked, PieceOutcome, RungOrPiece, asked_with_proof, model_or_failure, not_refuted, rung_stem,
-    rung_stem_of,
+    rung_stem_of, settle_checked_files,
 };
 use units::{band_units, floor_byte, with_units};
 
@@ -258,6 +258,11 @@ pub struct KeptLemmas {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seconds: Vec<f64>,
     pub file: String,
+    /// Whether the file was saved certified (every clause checked to follow from the call's
+    /// CNF, [`crate::sat::lemmas::Carry::certified`]): what `--lemmas --proof-dir` aims at,
+    /// said in the ladder so that a campaign sees which calls will end with a proof.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub certified: bool,
 }
 
 impl KeptLemmas {
