@@ -171,10 +171,16 @@ impl Ladder {
                 clauses(&larger)
             ),
         };
+        // Certified files (`--lemmas --proof-dir`) are the ones whose calls end with a proof.
+        let certified = match calls.iter().filter(|k| k.certified).count() {
+            0 => String::new(),
+            c if c == calls.len() => ", certified".to_string(),
+            c => format!(", {c} of those files certified"),
+        };
         match calls.len() {
             0 => String::new(),
             n => format!(
-                ", {} kept {} lemmas{units} for the next run{with_larger}",
+                ", {} kept {} lemmas{units} for the next run{with_larger}{certified}",
                 plural(n, "stopped call", "stopped calls"),
                 clauses(&calls)
             ),

@@ -298,8 +298,9 @@ impl KeptLemmas {
 
     /// What the file holds of units and binary clauses, the units after each earlier try, and
     /// the seconds of the tries counted, as " (86 units, 21878 binary; 2404 s in the last
-    /// try)" or " (units by try 40, 61, 86; 21878 binary; 4808 s in the last 2 tries)";
-    /// empty for a record of an earlier build, which has no counts.
+    /// try)" or " (units by try 40, 61, 86; 21878 binary; 4808 s in the last 2 tries)",
+    /// ending "; certified" for a certified file; empty for a record of an earlier build,
+    /// which has no counts.
     pub fn growth_words(&self) -> String {
         let count = |len: usize| self.by_length.get(len - 1).copied().unwrap_or(0);
         if self.by_length.is_empty() {
@@ -311,6 +312,10 @@ impl KeptLemmas {
             0 => String::new(),
             1 => format!("; {seconds:.0} s in the last try"),
             n => format!("; {seconds:.0} s in the last {n} tries"),
+        };
+        let timed = match self.certified {
+            true => format!("{timed}; certified"),
+            false => timed,
         };
         if self.units_before.is_empty() {
             return format!(" ({units} units, {binary} binary{timed})");

@@ -308,7 +308,8 @@ fn the_summary_counts_checked_pieces_and_halves_of_unproved_rungs() {
 }
 
 /// The lemmas kept for an open band are the latest record of each call's file over the
-/// band's tries, less those of a piece refuted since.
+/// band's tries, less those of a piece refuted since; certified files are said to be (all, or
+/// how many). Mutation: every file counted as certified, or none.
 #[test]
 fn the_summary_counts_the_lemmas_kept_for_the_open_band() {
     let e = officers(4);
@@ -334,6 +335,21 @@ fn the_summary_counts_the_lemmas_kept_for_the_open_band() {
     ];
     let line = ladder.summary_line();
     assert!(line.contains("2 stopped calls kept 35 lemmas"), "{line}");
+    assert!(!line.contains("certified"), "{line}");
+    // Certified files are counted among the calls', and all of them said as such.
+    ladder.rungs[2].kept[1].certified = true;
+    let line = ladder.summary_line();
+    assert!(
+        line.contains("for the next run, 1 of those files certified"),
+        "{line}"
+    );
+    ladder.rungs[2].kept[0].certified = true;
+    assert!(
+        ladder
+            .summary_line()
+            .contains("for the next run, certified")
+    );
+    ladder.rungs[2].kept[0].certified = false;
     ladder.rungs[2].pieces.push(proof_piece(11, None));
     let line = ladder.summary_line();
     assert!(line.contains("1 stopped call kept 30 lemmas"), "{line}");
@@ -462,6 +478,15 @@ fn the_units_of_a_piece_s_file_are_followed_from_try_to_try() {
     assert!(
         cell.contains("; s[0] = 11 (5 units, 10 binary; 50 s in the last try) |"),
         "{cell}"
+    );
+    // A certified file says so in its cell.
+    let certified = KeptLemmas {
+        certified: true,
+        ..file(None, 5, 10)
+    };
+    assert_eq!(
+        certified.growth_words(),
+        " (5 units, 10 binary; 50 s in the last try; certified)"
     );
     assert!(
         ladder
