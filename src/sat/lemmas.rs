@@ -611,6 +611,15 @@ mod tests {
         );
     }
 
+    /// A piece's CNF of one clause, and a part's: the piece's with a unit added.
+    fn piece_and_part_cnfs() -> (Cnf, Cnf) {
+        let mut piece_cnf = Cnf::default();
+        piece_cnf.add_clause(&[1, 2, 3]);
+        let mut part_cnf = piece_cnf.clone();
+        part_cnf.add_clause(&[-3]);
+        (piece_cnf, part_cnf)
+    }
+
     /// A store [`LemmaStore::within`] another (a part's within its piece's) is given the outer
     /// store's clauses beside its own, of every seed, but keeps only its own: its save writes
     /// none of the outer ones, and the outer file is left as it was. Mutation: the outer store
@@ -618,10 +627,7 @@ mod tests {
     #[test]
     fn a_store_within_another_is_given_its_clauses_and_keeps_its_own() {
         let dir = tempfile::tempdir().unwrap();
-        let mut piece_cnf = Cnf::default();
-        piece_cnf.add_clause(&[1, 2, 3]);
-        let mut part_cnf = piece_cnf.clone();
-        part_cnf.add_clause(&[-3]);
+        let (piece_cnf, part_cnf) = piece_and_part_cnfs();
         let piece = LemmaStore::new(dir.path(), "piece", &piece_cnf);
         piece.save(0, (vec![vec![1, 2]], vec![]), true).unwrap();
         piece.save(1, (vec![vec![-4, 5]], vec![]), true).unwrap();
@@ -646,10 +652,7 @@ mod tests {
     #[test]
     fn a_file_is_certified_only_by_a_derivation_from_certified_files() {
         let dir = tempfile::tempdir().unwrap();
-        let mut piece_cnf = Cnf::default();
-        piece_cnf.add_clause(&[1, 2, 3]);
-        let mut part_cnf = piece_cnf.clone();
-        part_cnf.add_clause(&[-3]);
+        let (piece_cnf, part_cnf) = piece_and_part_cnfs();
         let piece = LemmaStore::new(dir.path(), "piece", &piece_cnf);
         let part = || LemmaStore::new(dir.path(), "part", &part_cnf).within(piece.clone());
         let every = Duration::from_secs(600);
