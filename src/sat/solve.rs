@@ -603,7 +603,22 @@ pub fn solve_carried_with_lrat(
         let learned = carry.learned();
         let derived = super::lrat::check_derivation(&cnf_path, &proof_path, &learned, None);
         remove();
-        let derivation = derived.map_err(refused)?;
+        let mut derivation = derived.map_err(refused)?;
+        if !derivation.missing.is_empty() {
+            // A clause learned again that the CNF or the given clauses hold (the proof adds no
+            // such clause) is no new claim.
+            let sorted = |c: &[i32]| {
+                let mut c = c.to_vec();
+                c.sort_unstable();
+                c.dedup();
+                c
+            };
+            let held: std::collections::HashSet<Vec<i32>> =
+                (cnf.clauses().chain(carry.given.iter().map(Vec::as_slice)))
+                    .map(sorted)
+                    .collect();
+            derivation.missing.retain(|c| !held.contains(c));
+        }
         if derivation.missing.is_empty() {
             carry.derived();
         }
@@ -1069,6 +1084,12 @@ mod carried_proof_tests {
         assert!(derivation.missing.is_empty(), "{derivation:?}");
         assert!(!carry.learned().is_empty() && carry.certified());
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+
+        // A clause it was given, put among the learned, is no new claim.
+        let carry = certified_given(vec![vec![1, 2, 3]]);
+        carry.learn(vec![3, 2, 1]);
+        let called = stopped_call(&cnf, &carry, &stem);
+        assert!(called.derivation.unwrap().missing.is_empty() && carry.certified());
 
         let forged = vec![-1, -2, -3, 80];
         let carry = certified_given(vec![]);
