@@ -1475,8 +1475,9 @@ fn assert_proofs_settled(ladder: &Json, proofs: &Path, fate: &str) {
 
 /// A checked proof's files are removed, by a climb as by a chain, unless `--keep-proofs`, and
 /// the ladder says which: p = 4's bands below 40 climbed in LRAT pieces with and without it,
-/// and climbed bare and then proved by a chain that keeps them. (A climb used to keep every
-/// file while its band's note said "removed once checked".)
+/// and climbed bare and then proved by a chain that keeps them, and climbed with certified
+/// lemmas (`--lemmas` beside the LRAT proofs). (A climb used to keep every file while its
+/// band's note said "removed once checked".)
 #[test]
 fn checked_proofs_are_removed_unless_kept_and_the_ladder_says_which() {
     let removed = tempfile::tempdir().unwrap();
@@ -1486,6 +1487,11 @@ fn checked_proofs_are_removed_unless_kept_and_the_ladder_says_which() {
     let kept = tempfile::tempdir().unwrap();
     let ladder = p4_pieces_in_lrat(kept.path(), &["--keep-proofs"]);
     assert_proofs_settled(&ladder, &kept.path().join("proofs"), "kept");
+    // Climbed with certified lemmas (every piece refuted at its first call, given nothing):
+    // the same proofs, and the bands closed on them.
+    let certified = tempfile::tempdir().unwrap();
+    let ladder = p4_pieces_in_lrat(certified.path(), &["--lemmas"]);
+    assert_proofs_settled(&ladder, &certified.path().join("proofs"), fate);
 
     let chained = tempfile::tempdir().unwrap();
     let out = chained.path().join("periods.json").display().to_string();

@@ -633,10 +633,11 @@ pub fn solve_carried_with_lrat(
     let note = ProofNote {
         cnf: cnf_path.display().to_string(),
         proof: proof_path.display().to_string(),
-        format: format!(
-            "lrat given {} clauses of certified lemma files",
-            carry.given.len()
-        ),
+        // Given nothing, it is a proof from the CNF alone, and says so as one does.
+        format: match carry.given.len() {
+            0 => "lrat".into(),
+            n => format!("lrat given {n} clauses of certified lemma files"),
+        },
         checked_by: Some(super::lrat::checker_name()),
     };
     Ok(CarriedProof {
