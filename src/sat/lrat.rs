@@ -177,7 +177,8 @@ fn derivation(
     Ok(Derivation { checked, missing })
 }
 
-fn sorted(clause: &[i32]) -> Vec<i32> {
+/// A clause's literals sorted, no repeats: the form in which clauses are compared.
+pub(crate) fn sorted(clause: &[i32]) -> Vec<i32> {
     let mut clause = clause.to_vec();
     clause.sort_unstable();
     clause.dedup();

@@ -600,29 +600,9 @@ pub fn solve_carried_with_lrat(
     let refused =
         |e: super::lrat::LratError| format!("the LRAT proof {}: {e}", proof_path.display());
     if answer == Answer::Timeout {
-        let learned = carry.learned();
-        let derived = super::lrat::check_derivation(&cnf_path, &proof_path, &learned, None);
+        let derivation = derive_learned(cnf, carry, (&cnf_path, &proof_path));
         remove();
-        let mut derivation = derived.map_err(refused)?;
-        if !derivation.missing.is_empty() {
-            // A clause learned again that the CNF or the given clauses hold (the proof adds no
-            // such clause) is no new claim.
-            let sorted = |c: &[i32]| {
-                let mut c = c.to_vec();
-                c.sort_unstable();
-                c.dedup();
-                c
-            };
-            let held: std::collections::HashSet<Vec<i32>> =
-                (cnf.clauses().chain(carry.given.iter().map(Vec::as_slice)))
-                    .map(sorted)
-                    .collect();
-            derivation.missing.retain(|c| !held.contains(c));
-        }
-        if derivation.missing.is_empty() {
-            carry.derived();
-        }
-        let derivation = Some(derivation);
+        let derivation = Some(derivation.map_err(refused)?);
         return Ok(CarriedProof {
             answer,
             proof: None,
@@ -645,6 +625,31 @@ pub fn solve_carried_with_lrat(
         proof: Some(note),
         derivation: None,
     })
+}
+
+/// The check of a stopped call's LRAT proof (at `paths`: its CNF and the given clauses, and the
+/// proof) as a derivation of every clause `carry` learned, marking `carry` derived when none
+/// is missing. A clause learned again that the CNF or the given clauses hold (the proof adds
+/// no such clause) is no new claim, and not missing.
+fn derive_learned(
+    cnf: &Cnf,
+    carry: &super::lemmas::Carry,
+    (cnf_path, proof_path): (&std::path::Path, &std::path::Path),
+) -> Result<super::lrat::Derivation, super::lrat::LratError> {
+    use super::lrat::sorted;
+    let learned = carry.learned();
+    let mut derivation = super::lrat::check_derivation(cnf_path, proof_path, &learned, None)?;
+    if !derivation.missing.is_empty() {
+        let held: std::collections::HashSet<Vec<i32>> =
+            (cnf.clauses().chain(carry.given.iter().map(Vec::as_slice)))
+                .map(sorted)
+                .collect();
+        derivation.missing.retain(|c| !held.contains(c));
+    }
+    if derivation.missing.is_empty() {
+        carry.derived();
+    }
+    Ok(derivation)
 }
 
 /// `stem` with `ext` appended (`stem` may hold dots of its own).
